@@ -1,0 +1,49 @@
+import { ValidationPipe, VersioningType } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule, type AppModuleOptions } from './app.module';
+import type { AppConfig } from './common/config/app-config';
+import { setupOpenApi } from './common/http/openapi';
+import { assignRequestId } from './common/http/request-id';
+import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
+import { DomainError } from './common/errors/domain-error';
+import type { NextFunction, Request, Response } from 'express';
+import type { DatabaseTarget } from './database/database-target';
+
+/** Builds the HTTP application (used by main.ts and by every e2e test). */
+export async function createApp(
+  config: AppConfig,
+  target: DatabaseTarget,
+  imports: AppModuleOptions['imports'] = [],
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ config, target, imports }),
+    {
+      bufferLogs: true,
+      bodyParser: false,
+      abortOnError: false,
+    },
+  );
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  // First of all: every request, whatever its path, gets its id (pino-http logs it).
+  app.use((req: Request & { id?: string }, res: Response, next: NextFunction) => {
+    req.id = assignRequestId(req, res);
+    next();
+  });
+  app.useBodyParser('json', { limit: config.BODY_LIMIT });
+  app.setGlobalPrefix('api');
+  app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
+  app.useGlobalPipes(
+    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+  );
+  setupOpenApi(app, config);
+  await app.init();
+  // Paths outside /api never reach Nest's router: answer them like its unknown routes.
+  app.use((req: Request & { id?: string }, res: Response) => {
+    const notFound = new DomainError(404, 'NOT_FOUND', `Cannot ${req.method} ${req.originalUrl}`);
+    sendError(res, notFound, toEnvelope(notFound, req.id));
+  });
+  return app;
+}

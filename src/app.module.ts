@@ -1,0 +1,109 @@
+import {
+  DynamicModule,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  RequestMethod,
+  type ModuleMetadata,
+} from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ConfigModule } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClsModule } from 'nestjs-cls';
+import { LoggerModule } from 'nestjs-pino';
+import type { AppConfig } from './common/config/app-config';
+import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config/config.tokens';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { FeatureGuard } from './common/features/feature.guard';
+import type { DatabaseTarget } from './database/database-target';
+import { HealthModule } from './health/health.module';
+import { Tenant } from './tenancy/entities/tenant.entity';
+import { TenancyModule } from './tenancy/tenancy.module';
+import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
+import { TenantGuard } from './tenancy/tenant.guard';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  target: DatabaseTarget;
+  /** Extra modules (tests mount probe controllers this way). */
+  imports?: ModuleMetadata['imports'];
+}
+
+/**
+ * The root module. Built from an already validated config and database target, so that the
+ * entry point, the CLI and every e2e test file build the same application against their own
+ * databases.
+ */
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot({ config, target, imports = [] }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({
+          isGlobal: true,
+          ignoreEnvFile: true,
+          load: [() => ({ ...config })],
+        }),
+        // The CLS context is opened by TenantContextMiddleware (see there), not by a mounted middleware.
+        ClsModule.forRoot({ global: true, middleware: { mount: false } }),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.LOG_LEVEL,
+            // set by the first middleware of the app (see app.factory.ts)
+            genReqId: (req) => req.id as string,
+            customAttributeKeys: { reqId: 'requestId' },
+            quietReqLogger: true,
+            serializers: {
+              req: (req: { method?: string; url?: string }) => ({
+                method: req.method,
+                url: req.url,
+              }),
+              res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+            },
+            redact: ['req.headers.authorization'],
+          },
+          assignResponse: true,
+        }),
+        TypeOrmModule.forRootAsync({
+          name: CONTROL_CONNECTION,
+          useFactory: () => ({
+            type: 'postgres',
+            url: target.controlUrl,
+            entities: [Tenant],
+            synchronize: false,
+            migrationsRun: false,
+            poolSize: config.CONTROL_POOL_MAX,
+            connectTimeoutMS: config.DB_CONNECT_TIMEOUT_MS,
+            applicationName: 'comandas:control',
+            retryAttempts: 0,
+            logging: false,
+          }),
+        }),
+        TenancyModule,
+        HealthModule,
+        ...imports,
+      ],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: DATABASE_TARGET, useValue: target },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // Order matters: a switched-off feature answers 404 before any tenant check.
+        { provide: APP_GUARD, useClass: FeatureGuard },
+        { provide: APP_GUARD, useClass: TenantGuard },
+      ],
+      exports: [APP_CONFIG, DATABASE_TARGET],
+      global: true,
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(TenantContextMiddleware)
+      .exclude(
+        { path: 'health', method: RequestMethod.ALL },
+        { path: 'docs{/*path}', method: RequestMethod.ALL },
+      )
+      .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  }
+}

@@ -1,0 +1,104 @@
+import { ConfigValidationError, configVariableNames, loadConfig } from './app-config';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('gives every setting its default when the environment is empty', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      DATABASE_URL: undefined,
+      EMBEDDED_PG_PORT: 54320,
+      FEATURE_GENERIC_TABLES: false,
+      FEATURE_RPC: false,
+      TENANT_POOL_MAX: 5,
+      TENANT_DATASOURCE_MAX: 20,
+      LOG_LEVEL: 'info',
+      BODY_LIMIT: '1mb',
+      DEFAULT_TIME_ZONE: 'UTC',
+      DEMO_TENANT: true,
+    });
+  });
+
+  it('reads typed values and treats empty variables as unset', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      FEATURE_RPC: 'TRUE',
+      FEATURE_GENERIC_TABLES: '1',
+      LOG_LEVEL: 'Debug',
+      DEFAULT_TIME_ZONE: 'America/Lima',
+      DATABASE_URL: 'postgres://app:secret@db.internal:5432/comandas_control',
+      TENANT_POOL_MAX: '',
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.FEATURE_RPC).toBe(true);
+    expect(config.FEATURE_GENERIC_TABLES).toBe(true);
+    expect(config.LOG_LEVEL).toBe('debug');
+    expect(config.DEFAULT_TIME_ZONE).toBe('America/Lima');
+    expect(config.DATABASE_URL).toBe('postgres://app:secret@db.internal:5432/comandas_control');
+    expect(config.TENANT_POOL_MAX).toBe(5);
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    ['PORT', '70000', 'PORT must be an integer from 0 to 65535 (got "70000")'],
+    ['PORT', '3000.5', 'PORT must be an integer from 0 to 65535 (got "3000.5")'],
+    ['FEATURE_RPC', 'yes', 'FEATURE_RPC must be true or false (also 1 or 0) (got "yes")'],
+    [
+      'FEATURE_GENERIC_TABLES',
+      'on',
+      'FEATURE_GENERIC_TABLES must be true or false (also 1 or 0) (got "on")',
+    ],
+    [
+      'LOG_LEVEL',
+      'loud',
+      'LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    ['TENANT_POOL_MAX', '0', 'TENANT_POOL_MAX must be an integer from 1 to 100 (got "0")'],
+    [
+      'TENANT_DATASOURCE_MAX',
+      '-3',
+      'TENANT_DATASOURCE_MAX must be an integer from 1 to 10000 (got "-3")',
+    ],
+    ['BODY_LIMIT', 'huge', 'BODY_LIMIT must be a size like 100kb or 1mb (got "huge")'],
+    ['DATABASE_URL', 'mysql://x@y/z', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    ['DEFAULT_TIME_ZONE', 'Mars/Olympus', 'DEFAULT_TIME_ZONE must be an IANA time zone'],
+    [
+      'NODE_ENV',
+      'staging',
+      'NODE_ENV must be one of: development, production, test (got "staging")',
+    ],
+    ['TENANT_DB_PREFIX', 'Bad-Prefix', 'TENANT_DB_PREFIX must be lowercase letters'],
+  ])('refuses %s=%s naming the variable and what it accepts', (name, value, message) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(message);
+  });
+
+  it('lists every bad variable at once', () => {
+    expect(
+      problemsOf({ PORT: 'x', FEATURE_RPC: 'maybe', LOG_LEVEL: 'x' }).map((p) => p.split(' ')[0]),
+    ).toEqual(expect.arrayContaining(['PORT', 'FEATURE_RPC', 'LOG_LEVEL']));
+  });
+
+  it('knows the variables that .env.example documents', () => {
+    expect(configVariableNames()).toEqual(
+      expect.arrayContaining([
+        'PORT',
+        'DATABASE_URL',
+        'FEATURE_GENERIC_TABLES',
+        'FEATURE_RPC',
+        'TENANT_POOL_MAX',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,207 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+
+/**
+ * Every setting of the service, read once from the environment at boot and validated.
+ * A bad value stops the process with a message naming the variable and what it accepts
+ * (see `loadConfig`). `.env.example` lists every variable with its default.
+ */
+
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+function toBoolean({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string') return value;
+  const word = BOOLEAN_WORDS[value.trim().toLowerCase()];
+  return word ?? value;
+}
+
+function toInteger({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string' || !/^-?\d+$/.test(value.trim())) return value;
+  return Number(value.trim());
+}
+
+function EnvInt(min: number, max: number): PropertyDecorator {
+  const accepts = `an integer from ${min} to ${max}`;
+  return (target, key) => {
+    Transform(toInteger)(target, key);
+    IsInt({ message: accepts })(target, key);
+    Min(min, { message: accepts })(target, key);
+    Max(max, { message: accepts })(target, key);
+  };
+}
+
+function EnvBool(): PropertyDecorator {
+  return (target, key) => {
+    Transform(toBoolean)(target, key);
+    IsBoolean({ message: 'true or false (also 1 or 0)' })(target, key);
+  };
+}
+
+function EnvEnum(values: readonly string[]): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toLowerCase() : value,
+    )(target, key);
+    IsIn(values, { message: `one of: ${values.join(', ')}` })(target, key);
+  };
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class AppConfig {
+  @EnvEnum(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  /** Interface the HTTP server binds to. */
+  @IsString({ message: 'a host name or IP address' })
+  @Matches(/^[A-Za-z0-9.:-]+$/, { message: 'a host name or IP address' })
+  HOST = '0.0.0.0';
+
+  @EnvInt(0, 65535)
+  PORT = 3000;
+
+  /**
+   * PostgreSQL URL of the control database (the tenant catalog). Tenant databases are
+   * created on the same server unless a tenant has its own URL. Unset: embedded PostgreSQL.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/[^\s/]+(\/[A-Za-z0-9_-]*)?(\?\S*)?$/, {
+    message: 'a postgres:// or postgresql:// URL (postgres://user:pass@host:5432/control_db)',
+  })
+  DATABASE_URL?: string = undefined;
+
+  /** Port of the embedded PostgreSQL (only used without DATABASE_URL). */
+  @EnvInt(1024, 65535)
+  EMBEDDED_PG_PORT = 54320;
+
+  /** Data directory of the embedded PostgreSQL (only used without DATABASE_URL). */
+  @IsString({ message: 'a directory path' })
+  @Matches(/\S/, { message: 'a directory path' })
+  EMBEDDED_PG_DATA_DIR = '.data/postgres';
+
+  /** Prefix of the tenant databases created on the control server (prefix + slug). */
+  @IsString({
+    message: 'lowercase letters, digits and _ (at most 30), starting with a letter or _',
+  })
+  @Matches(/^[a-z_][a-z0-9_]{0,29}$/, {
+    message: 'lowercase letters, digits and _ (at most 30), starting with a letter or _',
+  })
+  TENANT_DB_PREFIX = 'comandas_';
+
+  /** Provision the `demo` tenant with demo data when the catalog has no tenant `demo` yet. */
+  @EnvBool()
+  DEMO_TENANT = true;
+
+  @EnvInt(1, 100)
+  CONTROL_POOL_MAX = 4;
+
+  /** Connections in each tenant's pool. */
+  @EnvInt(1, 100)
+  TENANT_POOL_MAX = 5;
+
+  /** Tenant DataSources kept open at once; the least recently used is closed past this. */
+  @EnvInt(1, 10000)
+  TENANT_DATASOURCE_MAX = 20;
+
+  /** A tenant DataSource unused for this long is closed (0: never). */
+  @EnvInt(0, 86_400_000)
+  TENANT_IDLE_TIMEOUT_MS = 300_000;
+
+  /** How long a tenant's catalog row is cached (status, features, time zone); 0: no cache. */
+  @EnvInt(0, 3_600_000)
+  TENANT_CACHE_TTL_MS = 5_000;
+
+  /** How long to wait for a PostgreSQL connection before giving up. */
+  @EnvInt(100, 120_000)
+  DB_CONNECT_TIMEOUT_MS = 5_000;
+
+  /** Generic table routes (seed 4.2.1): off unless switched on, per tenant overridable. */
+  @EnvBool()
+  FEATURE_GENERIC_TABLES = false;
+
+  /** Business RPC routes (seed 4.2.2): off unless switched on, per tenant overridable. */
+  @EnvBool()
+  FEATURE_RPC = false;
+
+  @EnvEnum(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  /** Largest accepted request body, e.g. 100kb, 1mb. */
+  @IsString({ message: 'a size like 100kb or 1mb' })
+  @Matches(/^\d+(b|kb|mb)$/i, { message: 'a size like 100kb or 1mb' })
+  BODY_LIMIT = '1mb';
+
+  /** IANA time zone given to new tenants (business dates, day boundaries). */
+  @IsString({ message: 'an IANA time zone such as America/Lima or UTC' })
+  @Matches(/\S/, { message: 'an IANA time zone such as America/Lima or UTC' })
+  DEFAULT_TIME_ZONE = 'UTC';
+}
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+const CONFIG_KEYS = Object.keys(new AppConfig()) as (keyof AppConfig)[];
+
+/** The names of every environment variable the service reads. */
+export function configVariableNames(): string[] {
+  return [...CONFIG_KEYS];
+}
+
+/**
+ * Builds the validated config from environment variables. Unset and empty variables take
+ * their defaults. Throws `ConfigValidationError` naming every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): AppConfig {
+  const raw: Record<string, string> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') raw[key] = value.trim();
+  }
+  const config = plainToInstance(AppConfig, raw);
+  const problems = validateSync(config, { forbidUnknownValues: false }).flatMap(
+    (error: ValidationError) => {
+      const accepts = Object.values(error.constraints ?? {})[0] ?? 'a valid value';
+      return [`${error.property} must be ${accepts} (got ${JSON.stringify(raw[error.property])})`];
+    },
+  );
+  if (
+    !problems.some((p) => p.startsWith('DEFAULT_TIME_ZONE')) &&
+    !isTimeZone(config.DEFAULT_TIME_ZONE)
+  ) {
+    problems.push(
+      `DEFAULT_TIME_ZONE must be an IANA time zone such as America/Lima or UTC (got ${JSON.stringify(
+        config.DEFAULT_TIME_ZONE,
+      )})`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigValidationError(problems);
+  return config;
+}
+
+export { isTimeZone };

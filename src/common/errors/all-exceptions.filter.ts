@@ -1,0 +1,125 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { PinoLogger } from 'nestjs-pino';
+import { DomainError } from './domain-error';
+import { codeForStatus, type ErrorEnvelope } from './error-envelope';
+import { translatePgError } from './pg-error.translator';
+
+interface HttpErrorBody {
+  message?: unknown;
+  error?: unknown;
+  code?: unknown;
+  detail?: unknown;
+}
+
+/** Errors thrown by Express' body parser carry a status and a `type`. */
+interface BodyParserError {
+  status?: unknown;
+  statusCode?: unknown;
+  type?: unknown;
+  message?: unknown;
+}
+
+const BODY_PARSER_MESSAGES: Record<string, string> = {
+  'entity.too.large': 'request body is too large',
+  'entity.parse.failed': 'request body is not valid JSON',
+  'encoding.unsupported': 'unsupported request body encoding',
+  'charset.unsupported': 'unsupported request body charset',
+  'request.aborted': 'request aborted',
+};
+
+export function toEnvelope(error: DomainError, requestId: string | undefined): ErrorEnvelope {
+  const envelope: ErrorEnvelope = { error: error.message, code: error.code };
+  if (error.detail !== undefined) envelope.detail = error.detail;
+  if (error.extra) Object.assign(envelope, error.extra);
+  if (requestId) envelope.requestId = requestId;
+  return envelope;
+}
+
+export function sendError(response: Response, error: DomainError, envelope: ErrorEnvelope): void {
+  for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+  response.status(error.status).json(envelope);
+}
+
+/**
+ * The one writer of error responses: every failure becomes `{ error, code, detail? }`
+ * (DESIGN §3) with the request id. 5xx details never reach the client; they are logged.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: PinoLogger) {
+    this.logger.setContext('ExceptionFilter');
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const response = ctx.getResponse<Response>();
+    const request = ctx.getRequest<Request & { id?: unknown }>();
+    if (response.headersSent) return;
+
+    const error = this.toDomainError(exception);
+    const envelope = toEnvelope(error, typeof request.id === 'string' ? request.id : undefined);
+
+    if (error.status >= 500) {
+      this.logger.error({ err: exception, status: error.status, code: error.code }, error.message);
+    } else {
+      this.logger.debug({ status: error.status, code: error.code }, error.message);
+    }
+    sendError(response, error, envelope);
+  }
+
+  private toDomainError(exception: unknown): DomainError {
+    if (exception instanceof DomainError) return exception;
+    // Nest wraps body-parser errors (bad JSON, too large) in an HttpException with a cause
+    const bodyParser = this.fromBodyParserError(
+      exception instanceof HttpException ? exception.cause : exception,
+    );
+    if (bodyParser) return bodyParser;
+    if (exception instanceof HttpException) return this.fromHttpException(exception);
+    const translated = translatePgError(exception);
+    if (translated) return translated;
+    return new DomainError(
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      'INTERNAL_ERROR',
+      'Internal server error; the request id identifies it in the logs',
+    );
+  }
+
+  private fromHttpException(exception: HttpException): DomainError {
+    const status = exception.getStatus();
+    const body = exception.getResponse();
+    let message = exception.message;
+    let code = codeForStatus(status);
+    let detail: unknown;
+    if (typeof body === 'object' && body !== null) {
+      const b = body as HttpErrorBody;
+      if (Array.isArray(b.message)) {
+        // ValidationPipe: a list of violations
+        message = 'Validation failed';
+        detail = b.message;
+      } else if (typeof b.message === 'string') {
+        message = b.message;
+      }
+      if (typeof b.code === 'string') code = b.code;
+      if (b.detail !== undefined) detail = b.detail;
+    } else if (typeof body === 'string') {
+      message = body;
+    }
+    if (status >= 500) message = 'Internal server error; the request id identifies it in the logs';
+    return new DomainError(status, code, message, detail);
+  }
+
+  private fromBodyParserError(exception: unknown): DomainError | undefined {
+    if (typeof exception !== 'object' || exception === null) return undefined;
+    const e = exception as BodyParserError;
+    const type = typeof e.type === 'string' ? e.type : undefined;
+    const status =
+      typeof e.status === 'number'
+        ? e.status
+        : typeof e.statusCode === 'number'
+          ? e.statusCode
+          : undefined;
+    if (!type || !status || !(type in BODY_PARSER_MESSAGES)) return undefined;
+    return new DomainError(status, codeForStatus(status), BODY_PARSER_MESSAGES[type]);
+  }
+}

@@ -1,0 +1,46 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { AppConfig } from '../config/app-config';
+
+const FEATURE_SWITCHES: Record<string, keyof AppConfig> = {
+  genericTables: 'FEATURE_GENERIC_TABLES',
+  rpc: 'FEATURE_RPC',
+};
+
+/** Marks the operations of switched-off features (DESIGN §5) in the document. */
+function markDisabledFeatures(document: OpenAPIObject, config: AppConfig): void {
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path)) {
+      if (typeof operation !== 'object' || operation === null || !('x-feature' in operation))
+        continue;
+      const feature = String((operation as Record<string, unknown>)['x-feature']);
+      const variable = FEATURE_SWITCHES[feature];
+      const on = variable ? Boolean(config[variable]) : false;
+      const op = operation as { summary?: string; description?: string; 'x-enabled'?: boolean };
+      op['x-enabled'] = on;
+      if (!on) {
+        op.summary = `[disabled] ${op.summary ?? ''}`.trim();
+        op.description =
+          `Switched off: answers 404 like an unknown route unless ${variable}=true or the tenant's ` +
+          `catalog override turns "${feature}" on.\n\n${op.description ?? ''}`;
+      }
+    }
+  }
+}
+
+/** OpenAPI document at /api/docs-json and Swagger UI at /api/docs. */
+export function setupOpenApi(app: INestApplication, config: AppConfig): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('Comandas back-office API')
+    .setDescription(
+      'Multi-tenant back-office of restaurants: order tickets (comandas), products, purchases, ' +
+        'attendance. Every /api/v1 route needs the X-Tenant-ID header. Errors: ' +
+        '{ "error": "<message>", "code": "<MACHINE_CODE or SQLSTATE>", "detail"?: ... }.',
+    )
+    .setVersion('v1')
+    .build();
+  const document = SwaggerModule.createDocument(app, builder);
+  markDisabledFeatures(document, config);
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  return document;
+}

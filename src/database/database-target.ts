@@ -1,0 +1,101 @@
+import { Client } from 'pg';
+import { DataSource, type MigrationInterface } from 'typeorm';
+import { databaseOf, quoteIdent, withDatabase } from './pg-url';
+
+/** Where the control database lives; tenant databases default to the same server. */
+export interface DatabaseTarget {
+  /** URL of the control database (the tenant catalog). */
+  controlUrl: string;
+  /** Whether the server is the embedded PostgreSQL of this project. */
+  embedded: boolean;
+}
+
+export const MIGRATIONS_TABLE = 'schema_migrations';
+
+/** Creates `database` on the server of `serverUrl` when it does not exist yet. */
+export async function ensureDatabase(
+  serverUrl: string,
+  database: string,
+  connectTimeoutMs: number,
+): Promise<boolean> {
+  const client = new Client({
+    connectionString: withDatabase(serverUrl, 'postgres'),
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount) return false;
+    try {
+      await client.query(
+        `CREATE DATABASE ${quoteIdent(database)} ENCODING 'UTF8' TEMPLATE template0`,
+      );
+      return true;
+    } catch (error) {
+      // 42P04 duplicate_database: created concurrently by another process
+      if ((error as { code?: string }).code === '42P04') return false;
+      throw error;
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops `database` (closing its connections first) when it exists. */
+export async function dropDatabase(
+  serverUrl: string,
+  database: string,
+  connectTimeoutMs: number,
+): Promise<boolean> {
+  const client = new Client({
+    connectionString: withDatabase(serverUrl, 'postgres'),
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!exists.rowCount) return false;
+    await client.query(`DROP DATABASE ${quoteIdent(database)} WITH (FORCE)`);
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs pending migrations on the database of `url`, each in its own transaction, under an
+ * advisory lock so that two processes (a CLI and a starting service) never migrate one
+ * database at once. Returns the names of the migrations it ran.
+ */
+export async function runMigrations(
+  url: string,
+  migrations: (new () => MigrationInterface)[],
+  connectTimeoutMs: number,
+): Promise<string[]> {
+  const lock = new Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  await lock.connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock(hashtext('comandas:migrations'))");
+    const dataSource = new DataSource({
+      type: 'postgres',
+      url,
+      migrations,
+      migrationsTableName: MIGRATIONS_TABLE,
+      migrationsTransactionMode: 'each',
+      poolSize: 1,
+      connectTimeoutMS: connectTimeoutMs,
+      logging: false,
+    });
+    await dataSource.initialize();
+    try {
+      const ran = await dataSource.runMigrations({ transaction: 'each' });
+      return ran.map((m) => m.name);
+    } finally {
+      await dataSource.destroy();
+    }
+  } finally {
+    await lock.end();
+  }
+}
+
+export { databaseOf };

@@ -1,0 +1,42 @@
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../common/config/app-config';
+import { Tenant } from '../../tenancy/entities/tenant.entity';
+import { TenantAdmin } from '../../tenancy/tenant-admin';
+import type { DatabaseTarget } from '../database-target';
+
+export const DEMO_TENANT_SLUG = 'demo';
+
+/** Provisions the `demo` tenant with demo data unless the catalog has it already. */
+export async function ensureDemoTenant(
+  config: AppConfig,
+  target: DatabaseTarget,
+  log: (message: string) => void,
+): Promise<void> {
+  const control = new DataSource({
+    type: 'postgres',
+    url: target.controlUrl,
+    entities: [Tenant],
+    poolSize: 1,
+    connectTimeoutMS: config.DB_CONNECT_TIMEOUT_MS,
+  });
+  await control.initialize();
+  try {
+    const existing = await control.getRepository(Tenant).findOneBy({ slug: DEMO_TENANT_SLUG });
+    if (existing?.status === 'active' || existing?.status === 'suspended') return;
+    log('Provisioning the demo tenant with demo data (first start)');
+    const admin = new TenantAdmin(control, {
+      controlUrl: target.controlUrl,
+      databasePrefix: config.TENANT_DB_PREFIX,
+      defaultTimeZone: config.DEFAULT_TIME_ZONE,
+      connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+    });
+    const result = await admin.create({
+      slug: DEMO_TENANT_SLUG,
+      name: 'Cevichería Demo',
+      demo: true,
+    });
+    log(`Demo tenant ready: ${JSON.stringify(result.demo ?? {})}`);
+  } finally {
+    await control.destroy();
+  }
+}

@@ -1,0 +1,69 @@
+import { Controller, Get, HttpStatus, Inject, Res, VERSION_NEUTRAL, Version } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+import { CONTROL_CONNECTION, DATABASE_TARGET } from '../common/config/config.tokens';
+import { NoTenant } from '../common/decorators';
+import type { DatabaseTarget } from '../database/database-target';
+import { TenantCatalogService } from '../tenancy/tenant-catalog.service';
+import { HealthReport } from './health.dto';
+
+const PROBE_TIMEOUT_MS = 2_000;
+
+@ApiTags('health')
+@NoTenant()
+@Controller('health')
+export class HealthController {
+  constructor(
+    @InjectDataSource(CONTROL_CONNECTION) private readonly control: DataSource,
+    @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
+    private readonly catalog: TenantCatalogService,
+  ) {}
+
+  @Get()
+  @Version(VERSION_NEUTRAL)
+  @ApiOperation({
+    summary: 'Liveness and readiness: the service is up and its control database answers',
+  })
+  @ApiOkResponse({ type: HealthReport })
+  @ApiServiceUnavailableResponse({
+    description: 'The control database does not answer',
+    type: HealthReport,
+  })
+  async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
+    const started = process.hrtime.bigint();
+    let database: HealthReport['database'];
+    try {
+      await Promise.race([
+        this.control.query('SELECT 1'),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS).unref(),
+        ),
+      ]);
+      database = { status: 'up', latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
+    } catch {
+      database = { status: 'down' };
+    }
+    const report: HealthReport = {
+      status: database.status === 'up' ? 'ok' : 'unavailable',
+      database,
+      embeddedDatabase: this.target.embedded,
+      tenantDataSources: this.catalog.dataSources.size,
+      uptimeSeconds: Math.round(process.uptime()),
+    };
+    if (database.status !== 'up') {
+      res.status(HttpStatus.SERVICE_UNAVAILABLE).setHeader('Retry-After', '5');
+      Object.assign(report, {
+        error: 'The control database does not answer',
+        code: 'DATABASE_UNAVAILABLE',
+      });
+    }
+    return report;
+  }
+}

@@ -1,0 +1,104 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import pino from 'pino';
+import { createApp } from './app.factory';
+import { ConfigValidationError, loadConfig, type AppConfig } from './common/config/app-config';
+import { openDatabase, type DatabaseHandle } from './database/database-bootstrap';
+import { ensureDemoTenant } from './database/demo/demo-tenant';
+import { EmbeddedPostgresError } from './database/embedded-postgres';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+function readConfig(): AppConfig {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      process.stderr.write(
+        `${error.message}\nSee .env.example for every variable and its default.\n`,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function banner(config: AppConfig): string {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const base = `http://${host}:${config.PORT}`;
+  return [
+    '',
+    `  Comandas back-office is listening on ${base}`,
+    `  API:     ${base}/api/v1   (header X-Tenant-ID: demo)`,
+    `  Docs:    ${base}/api/docs   (OpenAPI JSON: ${base}/api/docs-json)`,
+    `  Health:  ${base}/api/health`,
+    `  Try:     curl -H 'X-Tenant-ID: demo' ${base}/api/v1/tenant`,
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const log = pino({ level: config.LOG_LEVEL, base: { pid: process.pid }, name: 'boot' });
+  let database: DatabaseHandle | undefined;
+  let app: NestExpressApplication | undefined;
+  let stopping = false;
+
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      log.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log.info(`${signal} received: stopping`);
+    const timer = setTimeout(() => {
+      log.error(`Shutdown took longer than ${SHUTDOWN_TIMEOUT_MS} ms: exiting`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    try {
+      await app?.close();
+      await database?.close();
+    } finally {
+      clearTimeout(timer);
+    }
+    log.info('Stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    database = await openDatabase(config, { log: (m) => log.info(m) });
+    if (database.target.embedded && config.DEMO_TENANT) {
+      await ensureDemoTenant(config, database.target, (m) => log.info(m));
+    }
+    app = await createApp(config, database.target);
+    await listen(app, config);
+    if (stopping) return;
+    process.stdout.write(`${banner(config)}\n`);
+  } catch (error) {
+    if (error instanceof EmbeddedPostgresError) log.fatal(error.message);
+    else log.fatal({ err: error }, error instanceof Error ? error.message : 'start-up failed');
+    await app?.close().catch(() => undefined);
+    await database?.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+async function listen(app: NestExpressApplication, config: AppConfig): Promise<void> {
+  try {
+    await app.listen(config.PORT, config.HOST);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(
+        `PORT ${config.PORT} is already in use on ${config.HOST}: stop the other program or set PORT`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+void main();

@@ -1,0 +1,49 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+export type TenantStatus = 'provisioning' | 'active' | 'suspended';
+
+/** Features a tenant's catalog row may switch on or off for that tenant alone. */
+export const TENANT_FEATURES = ['genericTables', 'rpc'] as const;
+export type TenantFeature = (typeof TENANT_FEATURES)[number];
+export type TenantFeatureOverrides = Partial<Record<TenantFeature, boolean>>;
+
+/** A row of the tenant catalog (control database). */
+@Entity({ name: 'tenants' })
+export class Tenant {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  @Column({ type: 'text' })
+  slug!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ name: 'database_name', type: 'text' })
+  databaseName!: string;
+
+  /** Full URL of the tenant's database when it lives on another server; null: control server. */
+  @Column({ name: 'database_url', type: 'text', nullable: true })
+  databaseUrl!: string | null;
+
+  @Column({ type: 'text' })
+  status!: TenantStatus;
+
+  @Column({ name: 'time_zone', type: 'text' })
+  timeZone!: string;
+
+  @Column({ type: 'jsonb' })
+  features!: TenantFeatureOverrides;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,187 @@
+import { DataSource } from 'typeorm';
+import { TENANT_ENTITIES } from '../database/tenant-entities';
+
+export interface TenantDataSourceOptions {
+  /** Connections in each tenant's pool. */
+  poolMax: number;
+  /** DataSources kept at once; the least recently used idle one is closed past this. */
+  maxDataSources: number;
+  /** A DataSource unused for this long is closed (0: never). */
+  idleTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+export interface TenantConnectionTarget {
+  slug: string;
+  url: string;
+}
+
+interface Entry {
+  url: string;
+  ready: Promise<DataSource>;
+  /** Requests currently using the DataSource: it is never closed under them. */
+  refs: number;
+  lastUsed: number;
+  evicted: boolean;
+  destroyed: boolean;
+}
+
+/** What a caller holds while it uses a tenant DataSource. */
+export interface TenantDataSourceLease {
+  dataSource: DataSource;
+  release(): void;
+}
+
+/**
+ * One TypeORM DataSource per tenant database, created lazily on the tenant's first request.
+ * Concurrent first requests share one initialisation. Each has a small pool; past
+ * `maxDataSources` the least recently used is closed (once its requests are done), and idle
+ * ones are closed after `idleTimeoutMs`, so connections stay bounded by
+ * poolMax × maxDataSources whatever the number of tenants.
+ */
+export class TenantDataSourceManager {
+  /** Map order is recency order: the first key is the least recently used. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly options: TenantDataSourceOptions) {
+    if (options.idleTimeoutMs > 0) {
+      const every = Math.max(1_000, Math.min(options.idleTimeoutMs / 2, 30_000));
+      this.sweeper = setInterval(() => this.closeIdle(), every);
+      this.sweeper.unref();
+    }
+  }
+
+  /** Number of DataSources currently cached (open or opening). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Slugs of the cached DataSources, least recently used first. */
+  cachedTenants(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Gets (creating if needed) the tenant's DataSource and holds it until `release()`. */
+  async acquire(target: TenantConnectionTarget): Promise<TenantDataSourceLease> {
+    if (this.closed) throw new Error('The tenant DataSource manager is closed');
+    let entry = this.entries.get(target.slug);
+    if (entry && entry.url !== target.url) {
+      // The catalog now points the tenant elsewhere: retire the old DataSource.
+      this.evict(target.slug, entry);
+      entry = undefined;
+    }
+    if (entry) {
+      this.entries.delete(target.slug);
+      this.entries.set(target.slug, entry);
+    } else {
+      entry = this.create(target);
+    }
+    entry.refs += 1;
+    entry.lastUsed = Date.now();
+    const held = entry;
+    try {
+      const dataSource = await held.ready;
+      let released = false;
+      return {
+        dataSource,
+        release: () => {
+          if (released) return;
+          released = true;
+          this.unref(held);
+        },
+      };
+    } catch (error) {
+      this.unref(held);
+      throw error;
+    }
+  }
+
+  /** Closes every DataSource (at shutdown). */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(all.map((entry) => this.destroy(entry)));
+  }
+
+  /** Closes the tenant's DataSource now (after `tenant migrate` or `drop`). */
+  async forget(slug: string): Promise<void> {
+    const entry = this.entries.get(slug);
+    if (entry) this.evict(slug, entry);
+  }
+
+  private create(target: TenantConnectionTarget): Entry {
+    const { poolMax, idleTimeoutMs, connectTimeoutMs } = this.options;
+    const dataSource = new DataSource({
+      type: 'postgres',
+      url: target.url,
+      entities: TENANT_ENTITIES,
+      synchronize: false,
+      migrationsRun: false,
+      logging: false,
+      applicationName: `comandas:${target.slug}`,
+      connectTimeoutMS: connectTimeoutMs,
+      extra: {
+        max: poolMax,
+        // idle pool connections are closed sooner than the DataSource itself
+        idleTimeoutMillis: idleTimeoutMs > 0 ? Math.min(idleTimeoutMs, 60_000) : 60_000,
+      },
+    });
+    const entry: Entry = {
+      url: target.url,
+      ready: dataSource.initialize(),
+      refs: 0,
+      lastUsed: Date.now(),
+      evicted: false,
+      destroyed: false,
+    };
+    this.entries.set(target.slug, entry);
+    // A failed initialisation is not cached: the next request tries again.
+    entry.ready.catch(() => {
+      if (this.entries.get(target.slug) === entry) this.entries.delete(target.slug);
+      entry.evicted = true;
+    });
+    this.enforceCap();
+    return entry;
+  }
+
+  private enforceCap(): void {
+    for (const [slug, entry] of this.entries) {
+      if (this.entries.size <= this.options.maxDataSources) break;
+      this.evict(slug, entry);
+    }
+  }
+
+  private evict(slug: string, entry: Entry): void {
+    if (this.entries.get(slug) === entry) this.entries.delete(slug);
+    entry.evicted = true;
+    if (entry.refs === 0) void this.destroy(entry);
+  }
+
+  private unref(entry: Entry): void {
+    entry.refs -= 1;
+    entry.lastUsed = Date.now();
+    if (entry.evicted && entry.refs === 0) void this.destroy(entry);
+  }
+
+  private closeIdle(): void {
+    const cutoff = Date.now() - this.options.idleTimeoutMs;
+    for (const [slug, entry] of this.entries) {
+      if (entry.refs === 0 && entry.lastUsed < cutoff) this.evict(slug, entry);
+    }
+  }
+
+  private async destroy(entry: Entry): Promise<void> {
+    if (entry.destroyed) return;
+    entry.destroyed = true;
+    try {
+      const dataSource = await entry.ready;
+      if (dataSource.isInitialized) await dataSource.destroy();
+    } catch {
+      // initialisation failed: nothing to close
+    }
+  }
+}
