@@ -12,20 +12,37 @@ export interface DatabaseTarget {
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
 
-/** Creates `database` on the server of `serverUrl` when it does not exist yet. */
-export async function ensureDatabase(
+/** Runs `work` with a client on the maintenance database of the server of `serverUrl`. */
+async function withAdminClient<T>(
   serverUrl: string,
-  database: string,
   connectTimeoutMs: number,
-): Promise<boolean> {
+  work: (client: Client) => Promise<T>,
+): Promise<T> {
   const client = new Client({
     connectionString: withDatabase(serverUrl, 'postgres'),
     connectionTimeoutMillis: connectTimeoutMs,
   });
   await client.connect();
   try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount) return false;
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function databaseExists(client: Client, database: string): Promise<boolean> {
+  const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  return (found.rowCount ?? 0) > 0;
+}
+
+/** Creates `database` on the server of `serverUrl` when it does not exist yet. */
+export function ensureDatabase(
+  serverUrl: string,
+  database: string,
+  connectTimeoutMs: number,
+): Promise<boolean> {
+  return withAdminClient(serverUrl, connectTimeoutMs, async (client) => {
+    if (await databaseExists(client, database)) return false;
     try {
       await client.query(
         `CREATE DATABASE ${quoteIdent(database)} ENCODING 'UTF8' TEMPLATE template0`,
@@ -36,30 +53,20 @@ export async function ensureDatabase(
       if ((error as { code?: string }).code === '42P04') return false;
       throw error;
     }
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Drops `database` (closing its connections first) when it exists. */
-export async function dropDatabase(
+export function dropDatabase(
   serverUrl: string,
   database: string,
   connectTimeoutMs: number,
 ): Promise<boolean> {
-  const client = new Client({
-    connectionString: withDatabase(serverUrl, 'postgres'),
-    connectionTimeoutMillis: connectTimeoutMs,
-  });
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (!exists.rowCount) return false;
+  return withAdminClient(serverUrl, connectTimeoutMs, async (client) => {
+    if (!(await databaseExists(client, database))) return false;
     await client.query(`DROP DATABASE ${quoteIdent(database)} WITH (FORCE)`);
     return true;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /**

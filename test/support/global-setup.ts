@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -8,22 +7,12 @@ import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { CONTROL_MIGRATIONS } from '../../src/database/migrations/control';
 import { TENANT_MIGRATIONS } from '../../src/database/migrations/tenant';
 import { withDatabase } from '../../src/database/pg-url';
+import { freePort } from './processes';
 import { ENV_RUN_ID, ENV_SERVER_URL, templateNames } from './test-server';
 
 declare global {
   var __COMANDAS_TEST_PG__: EmbeddedPostgres | undefined;
   var __COMANDAS_TEST_PG_DIR__: string | undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /**

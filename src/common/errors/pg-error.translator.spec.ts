@@ -7,6 +7,7 @@ const pgError = (code: string, extra: Record<string, unknown> = {}) =>
 describe('translatePgError', () => {
   it.each([
     ['23503', 'foreign-key violation'],
+    ['23001', 'foreign-key violation'],
     ['23505', 'uniqueness violation'],
     ['23514', 'CHECK violation'],
     ['23502', 'missing NOT NULL field'],

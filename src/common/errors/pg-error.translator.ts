@@ -72,6 +72,7 @@ function constraintDetail(pg: PgErrorLike): Record<string, unknown> {
 
 const CONSTRAINT_MESSAGES: Record<string, string> = {
   '23503': 'foreign-key violation',
+  '23001': 'foreign-key violation', // restrict_violation (ON DELETE RESTRICT)
   '23505': 'uniqueness violation',
   '23514': 'CHECK violation',
   '23502': 'missing NOT NULL field',
