@@ -1,10 +1,11 @@
-import { ValidationPipe, VersioningType } from '@nestjs/common';
+import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './common/config/app-config';
 import { setupOpenApi } from './common/http/openapi';
+import { createValidationPipe } from './common/validation';
 import { assignRequestId } from './common/http/request-id';
 import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
 import { DomainError } from './common/errors/domain-error';
@@ -35,9 +36,7 @@ export async function createApp(
   app.useBodyParser('json', { limit: config.BODY_LIMIT });
   app.setGlobalPrefix('api');
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
-  app.useGlobalPipes(
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
-  );
+  app.useGlobalPipes(createValidationPipe());
   setupOpenApi(app, config);
   await app.init();
   // Paths outside /api never reach Nest's router: answer them like its unknown routes.

@@ -16,6 +16,7 @@ import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { FeatureGuard } from './common/features/feature.guard';
 import type { DatabaseTarget } from './database/database-target';
+import { ComandasModule } from './comandas/comandas.module';
 import { HealthModule } from './health/health.module';
 import { Tenant } from './tenancy/entities/tenant.entity';
 import { TenancyModule } from './tenancy/tenancy.module';
@@ -82,6 +83,7 @@ export class AppModule implements NestModule {
         }),
         TenancyModule,
         HealthModule,
+        ComandasModule,
         ...imports,
       ],
       providers: [

@@ -5,6 +5,7 @@ import { TenantAdmin } from '../../tenancy/tenant-admin';
 import type { DatabaseTarget } from '../database-target';
 
 export const DEMO_TENANT_SLUG = 'demo';
+export const DEMO_TIME_ZONE = 'America/Lima';
 
 /** Provisions the `demo` tenant with demo data unless the catalog has it already. */
 export async function ensureDemoTenant(
@@ -33,6 +34,8 @@ export async function ensureDemoTenant(
     const result = await admin.create({
       slug: DEMO_TENANT_SLUG,
       name: 'Cevichería Demo',
+      // The demo restaurant is in Lima: its dates and times are Lima's.
+      timeZone: DEMO_TIME_ZONE,
       demo: true,
     });
     log(`Demo tenant ready: ${JSON.stringify(result.demo ?? {})}`);

@@ -1,0 +1,71 @@
+import {
+  allowedActions,
+  COMANDA_ACTIONS,
+  COMANDA_STATES,
+  InvalidTransitionError,
+  stateOf,
+  transition,
+  type ComandaAction,
+  type ComandaState,
+  type Transition,
+} from './comanda-state';
+
+/** DESIGN §6, row by row. */
+const ALLOWED: [ComandaState, ComandaAction, Transition][] = [
+  ['abierta', 'cerrar', { estado: 'cerrada' }],
+  ['cerrada', 'abrir', { estado: 'abierta' }],
+  ['eliminada', 'restaurar', { eliminada: false }],
+  ['abierta', 'editar', {}],
+  ['abierta', 'agregar_item', {}],
+  ['abierta', 'modificar_item', {}],
+  ['abierta', 'quitar_item', {}],
+  ['abierta', 'eliminar', { eliminada: true }],
+  ['cerrada', 'eliminar', { eliminada: true }],
+];
+
+describe('comanda state machine', () => {
+  it.each(ALLOWED)('%s + %s is allowed', (state, action, expected) => {
+    expect(transition(state, action)).toEqual(expected);
+  });
+
+  const refused = COMANDA_STATES.flatMap((state) =>
+    COMANDA_ACTIONS.filter((action) => !ALLOWED.some(([s, a]) => s === state && a === action)).map(
+      (action) => [state, action] as const,
+    ),
+  );
+
+  it('refuses every other pair (18 of them)', () => {
+    expect(refused).toHaveLength(COMANDA_STATES.length * COMANDA_ACTIONS.length - ALLOWED.length);
+  });
+
+  it.each(refused)(
+    '%s + %s is refused with INVALID_TRANSITION naming the state',
+    (state, action) => {
+      let error: unknown;
+      try {
+        transition(state, action);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InvalidTransitionError);
+      expect(error).toMatchObject({
+        status: 409,
+        code: 'INVALID_TRANSITION',
+        message: `Cannot ${action} a comanda that is ${state}`,
+        detail: { estado: state, action },
+      });
+    },
+  );
+
+  it('a logical delete overrides the estado', () => {
+    expect(stateOf({ estado: 'abierta', eliminada: false })).toBe('abierta');
+    expect(stateOf({ estado: 'cerrada', eliminada: false })).toBe('cerrada');
+    expect(stateOf({ estado: 'cerrada', eliminada: true })).toBe('eliminada');
+    expect(stateOf({ estado: 'abierta', eliminada: true })).toBe('eliminada');
+  });
+
+  it('lists what each state allows', () => {
+    expect(allowedActions('cerrada')).toEqual(['abrir', 'eliminar']);
+    expect(allowedActions('eliminada')).toEqual(['restaurar']);
+  });
+});

@@ -1,0 +1,97 @@
+import { ConflictError } from '../common/errors/domain-error';
+
+/**
+ * The comanda state machine of DESIGN §6, in one place. A comanda's effective state is its
+ * `estado` (abierta | cerrada) unless it is logically deleted, which overrides it; restoring
+ * gives back the `estado` it had.
+ *
+ * | from      | trigger                       | next      |
+ * |-----------|-------------------------------|-----------|
+ * | abierta   | {"action":"cerrar"}           | cerrada   |  (no lines: COMANDA_EMPTY)
+ * | cerrada   | {"action":"abrir"}            | abierta   |
+ * | eliminada | {"action":"restaurar"}        | its estado|
+ * | abierta   | partial change, line changes  | abierta   |
+ * | abierta   | DELETE                        | eliminada |
+ * | cerrada   | DELETE                        | eliminada |
+ *
+ * Any other pair: 409 INVALID_TRANSITION naming the current state.
+ */
+
+export type ComandaEstado = 'abierta' | 'cerrada';
+export type ComandaState = ComandaEstado | 'eliminada';
+
+/** Everything that can happen to a comanda; also the `accion` of its audit events. */
+export type ComandaAction =
+  | 'abrir'
+  | 'cerrar'
+  | 'restaurar'
+  | 'editar'
+  | 'eliminar'
+  | 'agregar_item'
+  | 'modificar_item'
+  | 'quitar_item';
+
+export const COMANDA_ACTIONS: readonly ComandaAction[] = [
+  'abrir',
+  'cerrar',
+  'restaurar',
+  'editar',
+  'eliminar',
+  'agregar_item',
+  'modificar_item',
+  'quitar_item',
+];
+
+export const COMANDA_STATES: readonly ComandaState[] = ['abierta', 'cerrada', 'eliminada'];
+
+/** What an allowed action does to the comanda's columns. */
+export interface Transition {
+  estado?: ComandaEstado;
+  eliminada?: boolean;
+}
+
+const TRANSITIONS: Record<ComandaState, Partial<Record<ComandaAction, Transition>>> = {
+  abierta: {
+    cerrar: { estado: 'cerrada' },
+    editar: {},
+    agregar_item: {},
+    modificar_item: {},
+    quitar_item: {},
+    eliminar: { eliminada: true },
+  },
+  cerrada: {
+    abrir: { estado: 'abierta' },
+    eliminar: { eliminada: true },
+  },
+  eliminada: {
+    restaurar: { eliminada: false },
+  },
+};
+
+export function stateOf(comanda: { estado: ComandaEstado; eliminada: boolean }): ComandaState {
+  return comanda.eliminada ? 'eliminada' : comanda.estado;
+}
+
+export class InvalidTransitionError extends ConflictError {
+  constructor(
+    readonly state: ComandaState,
+    readonly action: ComandaAction,
+  ) {
+    super(`Cannot ${action} a comanda that is ${state}`, 'INVALID_TRANSITION', {
+      estado: state,
+      action,
+    });
+  }
+}
+
+/** The change `action` makes from `state`; throws INVALID_TRANSITION when not allowed. */
+export function transition(state: ComandaState, action: ComandaAction): Transition {
+  const allowed = TRANSITIONS[state][action];
+  if (!allowed) throw new InvalidTransitionError(state, action);
+  return allowed;
+}
+
+/** The actions allowed from `state` (documentation, OpenAPI, tests). */
+export function allowedActions(state: ComandaState): ComandaAction[] {
+  return COMANDA_ACTIONS.filter((action) => TRANSITIONS[state][action] !== undefined);
+}

@@ -1,0 +1,68 @@
+import { formatInstant, formatInstantOrNull } from '../common/time';
+import type { ComandaRow, EventoRow, LineaRow } from './comandas.repository';
+import type {
+  ComandaDetail,
+  ComandaEvento,
+  ComandaLinea,
+  ComandaSummary,
+} from './dto/comanda-output.dto';
+
+/** numeric / bigint columns arrive as strings: money and quantities become JSON numbers. */
+const num = (value: string): number => Number(value);
+
+export function toSummary(row: ComandaRow, timeZone: string): ComandaSummary {
+  return {
+    id_comanda: num(row.id_comanda),
+    numero_ticket: num(row.numero_ticket),
+    id_mesa: row.id_mesa,
+    mesa: row.mesa_numero,
+    id_usuario: row.id_usuario,
+    mozo: row.mozo,
+    id_cliente: row.id_cliente,
+    cliente: row.cliente,
+    estado: row.estado,
+    fec_apertura: formatInstant(row.fec_apertura, timeZone),
+    fec_cierre: formatInstantOrNull(row.fec_cierre, timeZone),
+    total: num(row.total),
+    items: row.items,
+    eliminada: row.eliminada,
+    version: row.version,
+  };
+}
+
+export function toLinea(row: LineaRow, timeZone: string): ComandaLinea {
+  return {
+    id_item: num(row.id_deta_comanda),
+    id_producto: row.id_producto,
+    producto: row.producto,
+    cantidad: num(row.cantidad),
+    precio_unitario: num(row.precio_unitario),
+    subtotal: num(row.subtotal),
+    nota: row.nota,
+    id_usuario: row.id_usuario,
+    usuario: row.usuario,
+    fec_registro: formatInstant(row.fec_registro, timeZone),
+  };
+}
+
+export function toDetail(row: ComandaRow, lines: LineaRow[], timeZone: string): ComandaDetail {
+  return {
+    ...toSummary(row, timeZone),
+    observacion: row.observacion,
+    fec_eliminacion: formatInstantOrNull(row.fec_eliminacion, timeZone),
+    lineas: lines.map((line) => toLinea(line, timeZone)),
+  };
+}
+
+export function toEvento(row: EventoRow, timeZone: string): ComandaEvento {
+  return {
+    id_evento: num(row.id_evento),
+    accion: row.accion,
+    id_usuario: row.id_usuario,
+    usuario: row.usuario,
+    motivo: row.motivo,
+    antes: row.antes,
+    despues: row.despues,
+    fec_evento: formatInstant(row.fec_evento, timeZone),
+  };
+}

@@ -1,0 +1,375 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { TenantContext } from '../tenancy/tenant-context';
+import type { ComandaAction, ComandaEstado } from './comanda-state';
+import type { EditableField } from './dto/comanda-input.dto';
+
+/** Anything that runs SQL: the tenant DataSource, or the EntityManager of a transaction. */
+export interface Queryable {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+/** A comanda row as PostgreSQL returns it (bigint and numeric come back as strings). */
+export interface ComandaRow {
+  id_comanda: string;
+  numero_ticket: string;
+  id_mesa: number | null;
+  mesa_numero: number | null;
+  id_usuario: number | null;
+  mozo: string | null;
+  id_cliente: number | null;
+  cliente: string | null;
+  estado: ComandaEstado;
+  fec_apertura: Date;
+  fec_cierre: Date | null;
+  total: string;
+  observacion: string | null;
+  eliminada: boolean;
+  fec_eliminacion: Date | null;
+  version: number;
+  items: number;
+}
+
+export interface LineaRow {
+  id_deta_comanda: string;
+  id_producto: number;
+  producto: string;
+  cantidad: string;
+  precio_unitario: string;
+  subtotal: string;
+  nota: string | null;
+  id_usuario: number | null;
+  usuario: string | null;
+  fec_registro: Date;
+}
+
+export interface EventoRow {
+  id_evento: string;
+  accion: ComandaAction | 'crear';
+  id_usuario: number | null;
+  usuario: string | null;
+  motivo: string | null;
+  antes: unknown;
+  despues: unknown;
+  fec_evento: Date;
+}
+
+/** The columns a transition reads under the row lock. */
+export interface LockedComanda {
+  id_comanda: string;
+  estado: ComandaEstado;
+  eliminada: boolean;
+  version: number;
+  total: string;
+  id_mesa: number | null;
+  id_usuario: number | null;
+  id_cliente: number | null;
+  observacion: string | null;
+}
+
+export interface ComandaFilter {
+  estado?: ComandaEstado;
+  id_mesa?: number;
+  id_usuario?: number;
+  desde?: string;
+  hasta?: string;
+  eliminada: boolean;
+  timeZone: string;
+}
+
+export interface NewLine {
+  id_producto: number;
+  cantidad: number;
+  nota: string | null;
+  id_usuario: number | null;
+}
+
+const SUMMARY_COLUMNS = `
+  c.id_comanda, c.numero_ticket, c.id_mesa, m.numero AS mesa_numero,
+  c.id_usuario, nullif(concat_ws(' ', u.nombre, u.apellido), '') AS mozo,
+  c.id_cliente, nullif(concat_ws(' ', cl.nombre, cl.apellido), '') AS cliente,
+  c.estado, c.fec_apertura, c.fec_cierre, c.total, c.observacion, c.eliminada,
+  c.fec_eliminacion, c.version,
+  (SELECT count(*)::int FROM deta_comandas d WHERE d.id_comanda = c.id_comanda) AS items`;
+
+const SUMMARY_FROM = `
+  FROM comandas c
+  LEFT JOIN mesas m ON m.id_mesa = c.id_mesa
+  LEFT JOIN usuarios u ON u.id_usuario = c.id_usuario
+  LEFT JOIN clientes cl ON cl.id_cliente = c.id_cliente`;
+
+/** TypeORM answers UPDATE/DELETE ... RETURNING with [rows, rowCount], other queries with rows. */
+function returnedRows<T>(result: T[] | [T[], number]): T[] {
+  return result.length === 2 && Array.isArray(result[0]) ? result[0] : (result as T[]);
+}
+
+const LOCKED_COLUMNS =
+  'id_comanda, estado, eliminada, version, total, id_mesa, id_usuario, id_cliente, observacion';
+
+/** The only place with the SQL of comandas. Every value is a bound parameter. */
+@Injectable()
+export class ComandasRepository {
+  constructor(private readonly tenant: TenantContext) {}
+
+  private get db(): Queryable {
+    return this.tenant.dataSource;
+  }
+
+  /** Runs `work` in one transaction of the tenant database. */
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.tenant.dataSource.transaction(work);
+  }
+
+  private where(filter: ComandaFilter): { sql: string; params: unknown[] } {
+    const params: unknown[] = [filter.eliminada];
+    const clauses = ['c.eliminada = $1'];
+    const add = (clause: (n: string) => string, value: unknown) => {
+      params.push(value);
+      clauses.push(clause(`$${params.length}`));
+    };
+    if (filter.estado) add((n) => `c.estado = ${n}`, filter.estado);
+    if (filter.id_mesa !== undefined) add((n) => `c.id_mesa = ${n}`, filter.id_mesa);
+    if (filter.id_usuario !== undefined) add((n) => `c.id_usuario = ${n}`, filter.id_usuario);
+    if (filter.desde || filter.hasta) params.push(filter.timeZone);
+    const tz = `$${params.length}`;
+    // business days in the tenant's zone: [desde 00:00, hasta+1 00:00) local time
+    if (filter.desde)
+      add((n) => `c.fec_apertura >= (${n}::date)::timestamp AT TIME ZONE ${tz}`, filter.desde);
+    if (filter.hasta)
+      add((n) => `c.fec_apertura < (${n}::date + 1)::timestamp AT TIME ZONE ${tz}`, filter.hasta);
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  async list(
+    filter: ComandaFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: ComandaRow[]; total: number }> {
+    const where = this.where(filter);
+    const n = where.params.length;
+    const [rows, count] = await Promise.all([
+      this.db.query<ComandaRow[]>(
+        `SELECT ${SUMMARY_COLUMNS} ${SUMMARY_FROM}
+         WHERE ${where.sql}
+         ORDER BY c.fec_apertura DESC, c.id_comanda DESC
+         LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...where.params, limit, offset],
+      ),
+      this.db.query<{ total: number }[]>(
+        `SELECT count(*)::int AS total FROM comandas c WHERE ${where.sql}`,
+        where.params,
+      ),
+    ]);
+    return { rows, total: count[0].total };
+  }
+
+  async find(id: number, db: Queryable = this.db): Promise<ComandaRow | undefined> {
+    const rows = await db.query<ComandaRow[]>(
+      `SELECT ${SUMMARY_COLUMNS} ${SUMMARY_FROM} WHERE c.id_comanda = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  lines(id: number, db: Queryable = this.db): Promise<LineaRow[]> {
+    return db.query<LineaRow[]>(
+      `SELECT d.id_deta_comanda, d.id_producto, p.nombre AS producto, d.cantidad, d.precio_unitario,
+              d.subtotal, d.nota, d.id_usuario,
+              nullif(concat_ws(' ', u.nombre, u.apellido), '') AS usuario, d.fec_registro
+         FROM deta_comandas d
+         JOIN productos p ON p.id_producto = d.id_producto
+         LEFT JOIN usuarios u ON u.id_usuario = d.id_usuario
+        WHERE d.id_comanda = $1
+        ORDER BY d.id_deta_comanda`,
+      [id],
+    );
+  }
+
+  events(id: number): Promise<EventoRow[]> {
+    return this.db.query<EventoRow[]>(
+      `SELECT e.id_evento, e.accion, e.id_usuario,
+              nullif(concat_ws(' ', u.nombre, u.apellido), '') AS usuario,
+              e.motivo, e.antes, e.despues, e.fec_evento
+         FROM comanda_eventos e
+         LEFT JOIN usuarios u ON u.id_usuario = e.id_usuario
+        WHERE e.id_comanda = $1
+        ORDER BY e.fec_evento, e.id_evento`,
+      [id],
+    );
+  }
+
+  async exists(id: number): Promise<boolean> {
+    const rows = await this.db.query<unknown[]>('SELECT 1 FROM comandas WHERE id_comanda = $1', [
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Locks the comanda's row for the rest of the transaction: transitions are serialized. */
+  async lock(tx: Queryable, id: number): Promise<LockedComanda | undefined> {
+    const rows = await tx.query<LockedComanda[]>(
+      `SELECT ${LOCKED_COLUMNS} FROM comandas WHERE id_comanda = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  async insert(tx: Queryable, fields: Partial<Record<EditableField, unknown>>): Promise<number> {
+    const rows = await tx.query<{ id_comanda: string }[]>(
+      `INSERT INTO comandas (id_mesa, id_usuario, id_cliente, observacion)
+       VALUES ($1, $2, $3, $4) RETURNING id_comanda`,
+      [
+        fields.id_mesa ?? null,
+        fields.id_usuario ?? null,
+        fields.id_cliente ?? null,
+        fields.observacion ?? null,
+      ],
+    );
+    return Number(rows[0].id_comanda);
+  }
+
+  /** Products by id with whether they can be ordered. */
+  products(tx: Queryable, ids: number[]): Promise<{ id_producto: number; activo: boolean }[]> {
+    return tx.query(
+      'SELECT id_producto, activo FROM productos WHERE id_producto = ANY($1::int[])',
+      [ids],
+    );
+  }
+
+  /** Adds lines at the products' current prices, in the given order. */
+  async insertLines(tx: Queryable, id: number, lines: NewLine[]): Promise<LineaRow[]> {
+    return tx.query<LineaRow[]>(
+      `INSERT INTO deta_comandas (id_comanda, id_producto, cantidad, precio_unitario, nota, id_usuario)
+       SELECT $1, p.id_producto, l.cantidad, p.precio, l.nota, l.id_usuario
+         FROM jsonb_to_recordset($2::jsonb)
+              AS l(ord int, id_producto int, cantidad numeric, nota text, id_usuario int)
+         JOIN productos p ON p.id_producto = l.id_producto
+        ORDER BY l.ord
+       RETURNING id_deta_comanda, id_producto, cantidad, precio_unitario, subtotal, nota, id_usuario`,
+      [id, JSON.stringify(lines.map((line, ord) => ({ ord, ...line })))],
+    );
+  }
+
+  async line(tx: Queryable, id: number, itemId: number): Promise<LineaRow | undefined> {
+    const rows = await tx.query<LineaRow[]>(
+      `SELECT id_deta_comanda, id_producto, cantidad, precio_unitario, subtotal, nota, id_usuario
+         FROM deta_comandas WHERE id_comanda = $1 AND id_deta_comanda = $2`,
+      [id, itemId],
+    );
+    return rows[0];
+  }
+
+  async updateLine(
+    tx: Queryable,
+    itemId: number,
+    cantidad: number | undefined,
+    nota: string | null | undefined,
+  ): Promise<LineaRow> {
+    const result = await tx.query<LineaRow[] | [LineaRow[], number]>(
+      `UPDATE deta_comandas
+          SET cantidad = coalesce($2, cantidad),
+              nota = CASE WHEN $3 THEN $4 ELSE nota END
+        WHERE id_deta_comanda = $1
+       RETURNING id_deta_comanda, id_producto, cantidad, precio_unitario, subtotal, nota, id_usuario`,
+      [itemId, cantidad ?? null, nota !== undefined, nota ?? null],
+    );
+    return returnedRows(result)[0];
+  }
+
+  async deleteLine(tx: Queryable, itemId: number): Promise<void> {
+    await tx.query('DELETE FROM deta_comandas WHERE id_deta_comanda = $1', [itemId]);
+  }
+
+  /** Sets the total of a new comanda from its lines (its version stays 1). */
+  async refreshTotal(tx: Queryable, id: number): Promise<LockedComanda> {
+    const result = await tx.query<LockedComanda[] | [LockedComanda[], number]>(
+      `UPDATE comandas
+          SET total = (SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d WHERE d.id_comanda = $1)
+        WHERE id_comanda = $1
+       RETURNING ${LOCKED_COLUMNS}`,
+      [id],
+    );
+    return returnedRows(result)[0];
+  }
+
+  async countLines(tx: Queryable, id: number): Promise<number> {
+    const rows = await tx.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM deta_comandas WHERE id_comanda = $1',
+      [id],
+    );
+    return rows[0].n;
+  }
+
+  /**
+   * Applies a change to the locked comanda: the given columns, the total recomputed from the
+   * lines (in the same transaction), and the next version.
+   */
+  async applyChange(
+    tx: Queryable,
+    id: number,
+    change: {
+      estado?: ComandaEstado;
+      eliminada?: boolean;
+      fields?: Partial<Record<EditableField, unknown>>;
+    },
+  ): Promise<LockedComanda> {
+    const f = change.fields ?? {};
+    const has = (name: EditableField) => Object.prototype.hasOwnProperty.call(f, name);
+    const result = await tx.query<LockedComanda[] | [LockedComanda[], number]>(
+      `UPDATE comandas SET
+         estado = coalesce($2, estado),
+         fec_cierre = CASE WHEN $2::text IS NULL THEN fec_cierre
+                           WHEN $2 = 'cerrada' THEN now() ELSE NULL END,
+         eliminada = coalesce($3, eliminada),
+         fec_eliminacion = CASE WHEN $3::boolean IS NULL THEN fec_eliminacion
+                                WHEN $3 THEN now() ELSE NULL END,
+         id_mesa = CASE WHEN $4 THEN $5::int ELSE id_mesa END,
+         id_usuario = CASE WHEN $6 THEN $7::int ELSE id_usuario END,
+         id_cliente = CASE WHEN $8 THEN $9::int ELSE id_cliente END,
+         observacion = CASE WHEN $10 THEN $11::text ELSE observacion END,
+         total = (SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d WHERE d.id_comanda = $1),
+         version = version + 1
+       WHERE id_comanda = $1
+       RETURNING ${LOCKED_COLUMNS}`,
+      [
+        id,
+        change.estado ?? null,
+        change.eliminada ?? null,
+        has('id_mesa'),
+        f.id_mesa ?? null,
+        has('id_usuario'),
+        f.id_usuario ?? null,
+        has('id_cliente'),
+        f.id_cliente ?? null,
+        has('observacion'),
+        f.observacion ?? null,
+      ],
+    );
+    return returnedRows(result)[0];
+  }
+
+  async audit(
+    tx: Queryable,
+    event: {
+      id_comanda: number;
+      accion: ComandaAction | 'crear';
+      id_usuario: number | null;
+      motivo: string | null;
+      antes: unknown;
+      despues: unknown;
+    },
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO comanda_eventos (id_comanda, accion, id_usuario, motivo, antes, despues)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)`,
+      [
+        event.id_comanda,
+        event.accion,
+        event.id_usuario,
+        event.motivo,
+        event.antes === null ? null : JSON.stringify(event.antes),
+        event.despues === null ? null : JSON.stringify(event.despues),
+      ],
+    );
+  }
+}

@@ -1,0 +1,282 @@
+import { Injectable } from '@nestjs/common';
+import { StaleVersionError } from '../common/http/etag';
+import { TenantContext } from '../tenancy/tenant-context';
+import { stateOf, transition, type ComandaAction } from './comanda-state';
+import { toDetail, toEvento, toSummary } from './comanda.mapper';
+import {
+  actionWithFields,
+  comandaEmpty,
+  comandaNotFound,
+  emptyChange,
+  itemNotFound,
+  productsInactive,
+  productsNotFound,
+} from './comandas.errors';
+import {
+  ComandasRepository,
+  type LockedComanda,
+  type NewLine,
+  type Queryable,
+} from './comandas.repository';
+import {
+  EDITABLE_FIELDS,
+  type CreateComandaBody,
+  type EditableField,
+  type ItemChange,
+  type ItemInput,
+  type UpdateComandaBody,
+} from './dto/comanda-input.dto';
+import type { ComandaDetail, ComandaEvento, ComandaSummary } from './dto/comanda-output.dto';
+import { LIST_LIMIT_DEFAULT, type ListComandasQuery } from './dto/list-comandas.query';
+
+/** Who does something, when known (the token subject once authentication is on). */
+export interface Actor {
+  id_usuario: number | null;
+}
+
+export const UNKNOWN_ACTOR: Actor = { id_usuario: null };
+
+/** What an audit event records about a comanda before and after a transition. */
+function snapshot(c: LockedComanda) {
+  return { estado: c.estado, eliminada: c.eliminada, total: Number(c.total), version: c.version };
+}
+
+function pickFields(
+  body: Partial<Record<EditableField, unknown>>,
+): Partial<Record<EditableField, unknown>> {
+  const fields: Partial<Record<EditableField, unknown>> = {};
+  for (const name of EDITABLE_FIELDS) if (body[name] !== undefined) fields[name] = body[name];
+  return fields;
+}
+
+/**
+ * The business rules of comandas (DESIGN §6). Every change runs in one transaction that
+ * first locks the comanda's row, so concurrent waiters are serialized: no lost update, no
+ * double close. The state machine (comanda-state.ts) decides what is allowed.
+ */
+@Injectable()
+export class ComandasService {
+  constructor(
+    private readonly repository: ComandasRepository,
+    private readonly context: TenantContext,
+  ) {}
+
+  private get timeZone(): string {
+    return this.context.tenant.timeZone;
+  }
+
+  async list(query: ListComandasQuery): Promise<{ items: ComandaSummary[]; total: number }> {
+    const { rows, total } = await this.repository.list(
+      {
+        estado: query.estado,
+        id_mesa: query.id_mesa,
+        id_usuario: query.id_usuario,
+        desde: query.desde,
+        hasta: query.hasta,
+        eliminada: query.eliminada ?? false,
+        timeZone: this.timeZone,
+      },
+      query.limit ?? LIST_LIMIT_DEFAULT,
+      query.offset ?? 0,
+    );
+    return { items: rows.map((row) => toSummary(row, this.timeZone)), total };
+  }
+
+  async get(id: number): Promise<ComandaDetail> {
+    return this.detail(id);
+  }
+
+  async events(id: number): Promise<ComandaEvento[]> {
+    const rows = await this.repository.events(id);
+    if (rows.length === 0 && !(await this.repository.exists(id))) throw comandaNotFound(id);
+    return rows.map((row) => toEvento(row, this.timeZone));
+  }
+
+  async create(body: CreateComandaBody, actor: Actor): Promise<ComandaDetail> {
+    return this.repository.transaction(async (tx) => {
+      const fields = pickFields(body);
+      const id = await this.repository.insert(tx, fields);
+      const waiter = (fields.id_usuario as number | undefined) ?? actor.id_usuario;
+      const lines = await this.addLines(tx, id, body.items ?? [], waiter);
+      const created = await this.repository.refreshTotal(tx, id);
+      await this.repository.audit(tx, {
+        id_comanda: id,
+        accion: 'crear',
+        id_usuario: actor.id_usuario,
+        motivo: null,
+        antes: null,
+        despues: { ...snapshot(created), ...fields, items: lines },
+      });
+      return this.detail(id, tx);
+    });
+  }
+
+  async update(
+    id: number,
+    body: UpdateComandaBody,
+    expectedVersion: number | undefined,
+    actor: Actor,
+  ) {
+    const fields = pickFields(body);
+    const changed = Object.keys(fields);
+    if (body.action && changed.length > 0) throw actionWithFields(changed);
+    if (!body.action && changed.length === 0) throw emptyChange();
+    if (body.action)
+      return this.transitionTo(id, body.action, expectedVersion, actor, body.motivo ?? null);
+
+    return this.change(id, 'editar', expectedVersion, async (tx, before) => {
+      const after = await this.repository.applyChange(tx, id, { fields });
+      const was = Object.fromEntries(changed.map((f) => [f, before[f as EditableField]]));
+      return { after, antes: was, despues: fields, motivo: body.motivo ?? null, actor };
+    });
+  }
+
+  remove(id: number, motivo: string | null, expectedVersion: number | undefined, actor: Actor) {
+    return this.transitionTo(id, 'eliminar', expectedVersion, actor, motivo);
+  }
+
+  addItem(id: number, item: ItemInput, expectedVersion: number | undefined, actor: Actor) {
+    return this.change(id, 'agregar_item', expectedVersion, async (tx, before) => {
+      const by = item.id_usuario ?? actor.id_usuario ?? before.id_usuario;
+      const [line] = await this.addLines(tx, id, [item], by);
+      const after = await this.repository.applyChange(tx, id, {});
+      return { after, antes: null, despues: line, motivo: null, actor };
+    });
+  }
+
+  changeItem(
+    id: number,
+    itemId: number,
+    change: ItemChange,
+    expectedVersion: number | undefined,
+    actor: Actor,
+  ) {
+    if (change.cantidad === undefined && change.nota === undefined) {
+      throw emptyChange();
+    }
+    return this.change(id, 'modificar_item', expectedVersion, async (tx) => {
+      const line = await this.repository.line(tx, id, itemId);
+      if (!line) throw itemNotFound(id, itemId);
+      const updated = await this.repository.updateLine(tx, itemId, change.cantidad, change.nota);
+      const after = await this.repository.applyChange(tx, id, {});
+      return {
+        after,
+        antes: this.lineSnapshot(line),
+        despues: this.lineSnapshot(updated),
+        motivo: null,
+        actor,
+      };
+    });
+  }
+
+  removeItem(id: number, itemId: number, expectedVersion: number | undefined, actor: Actor) {
+    return this.change(id, 'quitar_item', expectedVersion, async (tx) => {
+      const line = await this.repository.line(tx, id, itemId);
+      if (!line) throw itemNotFound(id, itemId);
+      await this.repository.deleteLine(tx, itemId);
+      const after = await this.repository.applyChange(tx, id, {});
+      return { after, antes: this.lineSnapshot(line), despues: null, motivo: null, actor };
+    });
+  }
+
+  /** abrir / cerrar / restaurar / eliminar: the state machine's moves. */
+  private transitionTo(
+    id: number,
+    action: ComandaAction,
+    expectedVersion: number | undefined,
+    actor: Actor,
+    motivo: string | null,
+  ) {
+    return this.change(id, action, expectedVersion, async (tx, before) => {
+      const move = transition(stateOf(before), action);
+      if (action === 'cerrar' && (await this.repository.countLines(tx, id)) === 0)
+        throw comandaEmpty(id);
+      const after = await this.repository.applyChange(tx, id, move);
+      return { after, antes: snapshot(before), despues: snapshot(after), motivo, actor };
+    });
+  }
+
+  /**
+   * The frame of every change: lock the row, check the version (If-Match) and the state
+   * machine, apply, record the audit event, answer the new detail: all in one transaction.
+   */
+  private async change(
+    id: number,
+    action: ComandaAction,
+    expectedVersion: number | undefined,
+    apply: (
+      tx: Queryable,
+      before: LockedComanda,
+    ) => Promise<{
+      after: LockedComanda;
+      antes: unknown;
+      despues: unknown;
+      motivo: string | null;
+      actor: Actor;
+    }>,
+  ): Promise<ComandaDetail> {
+    return this.repository.transaction(async (tx) => {
+      const before = await this.repository.lock(tx, id);
+      if (!before) throw comandaNotFound(id);
+      if (expectedVersion !== undefined && expectedVersion !== before.version) {
+        throw new StaleVersionError(before.version, expectedVersion);
+      }
+      transition(stateOf(before), action);
+      const result = await apply(tx, before);
+      await this.repository.audit(tx, {
+        id_comanda: id,
+        accion: action,
+        id_usuario: result.actor.id_usuario,
+        motivo: result.motivo,
+        antes: result.antes,
+        despues: result.despues,
+      });
+      return this.detail(id, tx);
+    });
+  }
+
+  private async addLines(tx: Queryable, id: number, items: ItemInput[], addedBy: number | null) {
+    if (items.length === 0) return [];
+    const ids = [...new Set(items.map((item) => item.id_producto))];
+    const found = await this.repository.products(tx, ids);
+    const missing = ids.filter((pid) => !found.some((p) => p.id_producto === pid));
+    if (missing.length) throw productsNotFound(missing);
+    const inactive = found.filter((p) => !p.activo).map((p) => p.id_producto);
+    if (inactive.length) throw productsInactive(inactive);
+    const lines: NewLine[] = items.map((item) => ({
+      id_producto: item.id_producto,
+      cantidad: item.cantidad,
+      nota: item.nota ?? null,
+      id_usuario: item.id_usuario ?? addedBy,
+    }));
+    const inserted = await this.repository.insertLines(tx, id, lines);
+    return inserted.map((line) => this.lineSnapshot(line));
+  }
+
+  private lineSnapshot(line: {
+    id_deta_comanda: string;
+    id_producto: number;
+    cantidad: string;
+    precio_unitario: string;
+    subtotal: string;
+    nota: string | null;
+  }) {
+    return {
+      id_item: Number(line.id_deta_comanda),
+      id_producto: line.id_producto,
+      cantidad: Number(line.cantidad),
+      precio_unitario: Number(line.precio_unitario),
+      subtotal: Number(line.subtotal),
+      nota: line.nota,
+    };
+  }
+
+  private async detail(id: number, db?: Queryable): Promise<ComandaDetail> {
+    const [row, lines] = await Promise.all([
+      this.repository.find(id, db),
+      this.repository.lines(id, db),
+    ]);
+    if (!row) throw comandaNotFound(id);
+    return toDetail(row, lines, this.timeZone);
+  }
+}

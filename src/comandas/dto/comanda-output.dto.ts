@@ -1,0 +1,82 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class ComandaSummary {
+  @ApiProperty({ example: 301 }) id_comanda!: number;
+  @ApiProperty({ example: 301, description: 'Ticket number printed for the customer' })
+  numero_ticket!: number;
+  @ApiProperty({ example: 3, nullable: true, type: Number, description: 'null = take-away' })
+  id_mesa!: number | null;
+  @ApiProperty({ example: 3, nullable: true, type: Number, description: 'Table number' }) mesa!:
+    number | null;
+  @ApiProperty({ example: 4, nullable: true, type: Number }) id_usuario!: number | null;
+  @ApiProperty({ example: 'Rosa Quispe', nullable: true, type: String, description: 'Waiter' })
+  mozo!: string | null;
+  @ApiProperty({ example: null, nullable: true, type: Number }) id_cliente!: number | null;
+  @ApiProperty({ example: null, nullable: true, type: String }) cliente!: string | null;
+  @ApiProperty({ enum: ['abierta', 'cerrada'] }) estado!: 'abierta' | 'cerrada';
+  @ApiProperty({ example: '2026-11-22T13:05:09-05:00' }) fec_apertura!: string;
+  @ApiProperty({ example: null, nullable: true, type: String }) fec_cierre!: string | null;
+  @ApiProperty({ example: 64.5, description: 'Sum of the line subtotals' }) total!: number;
+  @ApiProperty({ example: 3, description: 'Number of lines' }) items!: number;
+  @ApiProperty({ example: false }) eliminada!: boolean;
+  @ApiProperty({ example: 2, description: 'Optimistic-concurrency version (the ETag)' })
+  version!: number;
+}
+
+export class ComandaLinea {
+  @ApiProperty({ example: 977 }) id_item!: number;
+  @ApiProperty({ example: 12 }) id_producto!: number;
+  @ApiProperty({ example: 'Ceviche clásico' }) producto!: string;
+  @ApiProperty({ example: 2 }) cantidad!: number;
+  @ApiProperty({ example: 32.0, description: 'Price captured when ordered' })
+  precio_unitario!: number;
+  @ApiProperty({ example: 64.0 }) subtotal!: number;
+  @ApiProperty({ example: 'sin ají', nullable: true, type: String }) nota!: string | null;
+  @ApiProperty({ example: 4, nullable: true, type: Number, description: 'Who added the line' })
+  id_usuario!: number | null;
+  @ApiProperty({ example: 'Rosa Quispe', nullable: true, type: String }) usuario!: string | null;
+  @ApiProperty({ example: '2026-11-22T13:06:00-05:00' }) fec_registro!: string;
+}
+
+export class ComandaDetail extends ComandaSummary {
+  @ApiProperty({ example: null, nullable: true, type: String }) observacion!: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String }) fec_eliminacion!: string | null;
+  @ApiProperty({ type: [ComandaLinea] }) lineas!: ComandaLinea[];
+}
+
+export class ComandaEvento {
+  @ApiProperty({ example: 591 }) id_evento!: number;
+  @ApiProperty({
+    enum: [
+      'crear',
+      'abrir',
+      'cerrar',
+      'editar',
+      'eliminar',
+      'restaurar',
+      'agregar_item',
+      'modificar_item',
+      'quitar_item',
+    ],
+  })
+  accion!: string;
+  @ApiProperty({ example: null, nullable: true, type: Number, description: 'Actor, when known' })
+  id_usuario!: number | null;
+  @ApiProperty({ example: null, nullable: true, type: String }) usuario!: string | null;
+  @ApiProperty({ example: 'cliente se retiró', nullable: true, type: String }) motivo!:
+    string | null;
+  @ApiProperty({ example: { estado: 'abierta', total: 64 }, nullable: true, type: Object })
+  antes!: unknown;
+  @ApiProperty({ example: { estado: 'cerrada', total: 64 }, nullable: true, type: Object })
+  despues!: unknown;
+  @ApiProperty({ example: '2026-11-22T13:30:00-05:00' }) fec_evento!: string;
+}
+
+export class ErrorBody {
+  @ApiProperty({ example: 'Cannot cerrar a comanda that is cerrada' }) error!: string;
+  @ApiProperty({ example: 'INVALID_TRANSITION' }) code!: string;
+  @ApiProperty({ required: false, example: { estado: 'cerrada', action: 'cerrar' } })
+  detail?: unknown;
+  @ApiProperty({ required: false, example: '5f0c6c1e-2d2b-4d6b-9d6a-1f7f0e0c3a11' })
+  requestId?: string;
+}
