@@ -53,6 +53,42 @@ describe('health and OpenAPI', () => {
     expect(ui.text).toContain('swagger');
   });
 
+  it('documents every comanda route with its schemas and error responses', async () => {
+    const doc = (await request(t.http).get('/api/docs-json').expect(200)).body;
+    const routes: [string, string, string[]][] = [
+      ['/api/v1/comandas', 'get', ['200', '400']],
+      ['/api/v1/comandas', 'post', ['201', '400']],
+      ['/api/v1/comandas/{id}', 'get', ['200', '400', '404']],
+      ['/api/v1/comandas/{id}', 'put', ['200', '400', '404', '409', '412']],
+      ['/api/v1/comandas/{id}', 'delete', ['200', '404', '409', '412']],
+      ['/api/v1/comandas/{id}/eventos', 'get', ['200', '404']],
+      ['/api/v1/comandas/{id}/items', 'post', ['201', '400', '404', '409', '412']],
+      ['/api/v1/comandas/{id}/items/{itemId}', 'patch', ['200', '404', '409', '412']],
+      ['/api/v1/comandas/{id}/items/{itemId}', 'delete', ['200', '404', '409', '412']],
+    ];
+    for (const [path, method, statuses] of routes) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation).toBeDefined();
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(statuses));
+      expect(operation.parameters.some((p: { name: string }) => p.name === 'X-Tenant-ID')).toBe(
+        true,
+      );
+    }
+    const put = doc.paths['/api/v1/comandas/{id}'].put;
+    expect(put.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/UpdateComandaBody',
+    );
+    expect(put.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ComandaDetail',
+    );
+    expect(put.responses['409'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ErrorBody',
+    );
+    expect(doc.components.schemas.ComandaDetail.properties.lineas.items.$ref).toBe(
+      '#/components/schemas/ComandaLinea',
+    );
+  });
+
   it('has no route outside the api prefix', async () => {
     const res = await request(t.http).get('/health').expect(404);
     expect(res.body.code).toBe('NOT_FOUND');

@@ -1,0 +1,50 @@
+import request from 'supertest';
+import type { Server } from 'node:http';
+import type { TestDatabases } from './test-databases';
+
+/** Ids of the small menu `seedMenu` writes in a fresh tenant database. */
+export const MENU = {
+  ceviche: { id: 1, precio: 38 },
+  lomo: { id: 2, precio: 42.5 },
+  chicha: { id: 3, precio: 8 },
+  retirado: { id: 4, precio: 20 },
+  mesas: [1, 2, 3],
+  rosa: 1,
+  luis: 2,
+  cliente: 1,
+} as const;
+
+/** A known menu, tables, two waiters and a customer (fresh database: ids start at 1). */
+export async function seedMenu(dbs: TestDatabases, slug: string): Promise<void> {
+  await dbs.query(
+    dbs.tenantUrl(slug),
+    `INSERT INTO categorias (nombre) VALUES ('Platos');
+     INSERT INTO productos (nombre, precio, id_categoria, activo) VALUES
+       ('Ceviche clásico', 38.00, 1, true), ('Lomo saltado', 42.50, 1, true),
+       ('Chicha morada', 8.00, 1, true), ('Plato retirado', 20.00, 1, false);
+     INSERT INTO mesas (numero) VALUES (1), (2), (3);
+     INSERT INTO usuarios (documento, nombre, apellido) VALUES
+       ('40000001', 'Rosa', 'Quispe'), ('40000002', 'Luis', 'Rojas');
+     INSERT INTO clientes (nombre, apellido) VALUES ('Ana', 'Torres');`,
+  );
+}
+
+/** A client of the /api/v1 routes of one tenant. */
+export function tenantApi(http: Server, slug: string) {
+  const at = (path: string) => `/api/v1${path}`;
+  return {
+    get: (path: string) => request(http).get(at(path)).set('X-Tenant-ID', slug),
+    post: (path: string, body?: object) =>
+      request(http).post(at(path)).set('X-Tenant-ID', slug).send(body),
+    put: (path: string, body?: object) =>
+      request(http).put(at(path)).set('X-Tenant-ID', slug).send(body),
+    patch: (path: string, body?: object) =>
+      request(http).patch(at(path)).set('X-Tenant-ID', slug).send(body),
+    delete: (path: string, body?: object) => {
+      const req = request(http).delete(at(path)).set('X-Tenant-ID', slug);
+      return body ? req.send(body) : req;
+    },
+  };
+}
+
+export type TenantApi = ReturnType<typeof tenantApi>;
