@@ -17,6 +17,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { FeatureGuard } from './common/features/feature.guard';
 import type { DatabaseTarget } from './database/database-target';
 import { ComandasModule } from './comandas/comandas.module';
+import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { HealthModule } from './health/health.module';
 import { Tenant } from './tenancy/entities/tenant.entity';
 import { TenancyModule } from './tenancy/tenancy.module';
@@ -84,6 +85,7 @@ export class AppModule implements NestModule {
         TenancyModule,
         HealthModule,
         ComandasModule,
+        GenericTablesModule,
         ...imports,
       ],
       providers: [

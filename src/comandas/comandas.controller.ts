@@ -37,7 +37,8 @@ import {
   ItemInput,
   UpdateComandaBody,
 } from './dto/comanda-input.dto';
-import { ComandaDetail, ComandaEvento, ComandaSummary, ErrorBody } from './dto/comanda-output.dto';
+import { ErrorBody } from '../common/errors/error-body.dto';
+import { ComandaDetail, ComandaEvento, ComandaSummary } from './dto/comanda-output.dto';
 import { ListComandasQuery } from './dto/list-comandas.query';
 
 const IF_MATCH = {

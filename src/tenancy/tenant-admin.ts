@@ -142,6 +142,7 @@ export class TenantAdmin {
       this.settings.connectTimeoutMs,
     );
     const migrations = await runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs);
+    if (migrations.length > 0 || !tenant.migratedAt) tenant = await this.markMigrated(tenant);
     let demo: DemoDataSummary | undefined;
     if (input.demo) demo = await this.seedDemo(tenant, url, input.demoToday);
     if (tenant.status === 'provisioning') {
@@ -151,11 +152,21 @@ export class TenantAdmin {
     return { tenant, created, databaseCreated, migrations, demo };
   }
 
-  /** Runs pending tenant migrations on one tenant. */
+  /**
+   * Runs pending tenant migrations on one tenant, and records the time in the catalog so
+   * that running services refresh their cached schema metadata of this tenant.
+   */
   async migrate(slug: string): Promise<string[]> {
     const tenant = await this.get(slug);
     const url = tenantDatabaseUrl(tenant, this.settings.controlUrl);
-    return runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs);
+    const ran = await runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs);
+    await this.markMigrated(tenant);
+    return ran;
+  }
+
+  private async markMigrated(tenant: Tenant): Promise<Tenant> {
+    tenant.migratedAt = new Date();
+    return this.tenants.save(tenant);
   }
 
   async setStatus(slug: string, status: 'active' | 'suspended'): Promise<Tenant> {

@@ -41,6 +41,10 @@ export class Tenant {
   @Column({ type: 'jsonb' })
   features!: TenantFeatureOverrides;
 
+  /** Last time the tenant database was migrated (caches of its schema key on it). */
+  @Column({ name: 'migrated_at', type: 'timestamptz', nullable: true })
+  migratedAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

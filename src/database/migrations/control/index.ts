@@ -1,5 +1,9 @@
 import type { MigrationInterface } from 'typeorm';
 import { TenantCatalog1764000000000 } from './1764000000000-tenant-catalog';
+import { TenantMigratedAt1764100000000 } from './1764100000000-tenant-migrated-at';
 
 /** Migrations of the control database, oldest first. */
-export const CONTROL_MIGRATIONS: (new () => MigrationInterface)[] = [TenantCatalog1764000000000];
+export const CONTROL_MIGRATIONS: (new () => MigrationInterface)[] = [
+  TenantCatalog1764000000000,
+  TenantMigratedAt1764100000000,
+];

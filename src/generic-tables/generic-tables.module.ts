@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TenancyModule } from '../tenancy/tenancy.module';
+import { GenericTablesController } from './generic-tables.controller';
+import { GenericTablesRepository } from './generic-tables.repository';
+import { GenericTablesService } from './generic-tables.service';
+import { TableMetadataService } from './table-metadata.service';
+
+/** Seed 4.2.1: generic table routes behind FEATURE_GENERIC_TABLES (DESIGN §5). */
+@Module({
+  imports: [TenancyModule],
+  controllers: [GenericTablesController],
+  providers: [GenericTablesService, GenericTablesRepository, TableMetadataService],
+})
+export class GenericTablesModule {}

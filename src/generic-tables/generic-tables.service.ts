@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequestError, DomainError } from '../common/errors/domain-error';
+import { isConnectionError, translatePgError } from '../common/errors/pg-error.translator';
+import { formatInstant } from '../common/time';
+import { TenantContext } from '../tenancy/tenant-context';
+import {
+  ALLOWED_TABLES,
+  checkColumnName,
+  checkTableName,
+  type AllowedTable,
+} from './allowed-tables';
+import { GenericTablesRepository, type Row } from './generic-tables.repository';
+import {
+  TableMetadataService,
+  type ColumnMetadata,
+  type TableMetadata,
+} from './table-metadata.service';
+
+export const ROWS_DEFAULT = 100;
+export const ROWS_MAX = 1000;
+export const OPTIONS_MAX = 1000;
+
+/** Label column of an options list: the first of these the referenced table has. */
+export const LABEL_PREFERENCE = ['nombre', 'razon_social', 'documento'];
+const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
+const JSON_TYPES = new Set(['json', 'jsonb']);
+const NUMBER_TYPES = new Set(['int8', 'numeric']);
+
+/** Parses `?limit=`: absent → 100, above 1000 → 1000, not a positive integer → 400. */
+export function parseRowsLimit(raw: string | undefined): number {
+  if (raw === undefined) return ROWS_DEFAULT;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new BadRequestError(
+      `limit must be a positive integer (at most ${ROWS_MAX} rows are returned)`,
+      'INVALID_LIMIT',
+      {
+        limit: raw,
+      },
+    );
+  }
+  return Math.min(Number(raw), ROWS_MAX);
+}
+
+/** Columns a row is inserted with (seed 4.2.1 rule 1, plus generated columns, which cannot be written). */
+export function isInsertable(column: ColumnMetadata): boolean {
+  const sequenceDefault = column.default?.startsWith('nextval(') ?? false;
+  return !column.primaryKey && column.identity === null && !sequenceDefault && !column.generated;
+}
+
+/** Label column for options: nombre, razon_social, documento, else the first text column, else the key. */
+export function labelColumnOf(meta: TableMetadata, keyColumn: string): string {
+  const names = meta.columns.map((c) => c.name);
+  return (
+    LABEL_PREFERENCE.find((name) => names.includes(name)) ??
+    meta.columns.find((c) => TEXT_TYPES.has(c.udt))?.name ??
+    keyColumn
+  );
+}
+
+/**
+ * Seed 4.2.1: schema-driven routes over the allowed tables. Every failure is a 400 in the error
+ * envelope (the contract's `{error, code, detail}`), except an unreachable database (503).
+ */
+@Injectable()
+export class GenericTablesService {
+  constructor(
+    private readonly metadata: TableMetadataService,
+    private readonly repository: GenericTablesRepository,
+    private readonly context: TenantContext,
+  ) {}
+
+  tables(): string[] {
+    return [...ALLOWED_TABLES];
+  }
+
+  async schema(name: string): Promise<{ table: string; columns: ColumnMetadata[] }> {
+    const meta = await this.table(name);
+    return { table: meta.table, columns: meta.columns };
+  }
+
+  async options(
+    tableName: string,
+    columnName: string,
+  ): Promise<{ id: unknown; label: string | null }[]> {
+    const meta = await this.table(tableName);
+    const column = this.column(meta, columnName);
+    if (!column.foreign) return [];
+    const target = await this.metadata.get(column.foreign.table as AllowedTable);
+    if (!target || !(ALLOWED_TABLES as readonly string[]).includes(column.foreign.table)) return [];
+    const label = labelColumnOf(target, column.foreign.column);
+    const rows = await this.run(() =>
+      this.repository.options(target.table, column.foreign!.column, label, OPTIONS_MAX),
+    );
+    const keyColumn = target.columns.find((c) => c.name === column.foreign!.column);
+    return rows.map((row) => ({
+      id: keyColumn ? this.value(keyColumn, row.id) : row.id,
+      label: row.label,
+    }));
+  }
+
+  async rows(name: string, rawLimit: string | undefined): Promise<Row[]> {
+    const limit = parseRowsLimit(rawLimit);
+    const meta = await this.table(name);
+    const rows = await this.run(() => this.repository.rows(meta, limit));
+    return rows.map((row) => this.format(meta, row));
+  }
+
+  async insert(name: string, body: unknown): Promise<{ inserted: Row }> {
+    const meta = await this.table(name);
+    if (meta.kind === 'view') {
+      throw new BadRequestError(
+        `${meta.table} is a view: rows cannot be inserted into it`,
+        'NOT_INSERTABLE',
+      );
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new BadRequestError('The body must be a JSON object of column values', 'INVALID_BODY');
+    }
+    const given = body as Record<string, unknown>;
+    // Keys that are not insertable columns are ignored (rule 2); none left: a row of defaults (rule 3).
+    const values = meta.columns
+      .filter(
+        (column) =>
+          isInsertable(column) && Object.prototype.hasOwnProperty.call(given, column.name),
+      )
+      .map((column) => ({ column, value: this.parameter(column, given[column.name]) }));
+    const row = await this.run(() => this.repository.insert(meta, values));
+    return { inserted: this.format(meta, row) };
+  }
+
+  private async table(name: string): Promise<TableMetadata> {
+    const table = checkTableName(name);
+    const meta = await this.run(() => this.metadata.get(table));
+    if (!meta)
+      throw new BadRequestError(
+        `Table ${table} does not exist in this tenant's database`,
+        'TABLE_NOT_FOUND',
+      );
+    return meta;
+  }
+
+  private column(meta: TableMetadata, name: string): ColumnMetadata {
+    const columnName = checkColumnName(name);
+    const column = meta.columns.find((c) => c.name === columnName);
+    if (!column)
+      throw new BadRequestError(
+        `Table ${meta.table} has no column ${columnName}`,
+        'UNKNOWN_COLUMN',
+      );
+    return column;
+  }
+
+  /** A JSON value as a bound parameter of the column's type. */
+  private parameter(column: ColumnMetadata, value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    if (JSON_TYPES.has(column.udt)) return JSON.stringify(value);
+    if (typeof value === 'object') {
+      throw new BadRequestError(
+        `Column ${column.name} (${column.type}) takes a single value`,
+        'INVALID_VALUE',
+        {
+          column: column.name,
+        },
+      );
+    }
+    return value;
+  }
+
+  private format(meta: TableMetadata, row: Row): Row {
+    const out: Row = {};
+    for (const column of meta.columns) out[column.name] = this.value(column, row[column.name]);
+    return out;
+  }
+
+  /** numeric and bigint as JSON numbers when exact, instants in the tenant's zone. */
+  private value(column: ColumnMetadata, value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    if (NUMBER_TYPES.has(column.udt) && typeof value === 'string') {
+      const n = Number(value);
+      return Number.isFinite(n) && (column.udt !== 'int8' || Number.isSafeInteger(n)) ? n : value;
+    }
+    if (value instanceof Date) return formatInstant(value, this.context.tenant.timeZone);
+    return value;
+  }
+
+  /** Database failures of these routes are 400 with their SQLSTATE; an unreachable database is 503. */
+  private async run<T>(query: () => Promise<T>): Promise<T> {
+    try {
+      return await query();
+    } catch (error) {
+      if (error instanceof DomainError || isConnectionError(error)) throw error;
+      const translated = translatePgError(error);
+      if (translated && translated.status === 400) throw translated;
+      const pg =
+        (error as { driverError?: { code?: unknown; message?: unknown } }).driverError ??
+        (error as { code?: unknown; message?: unknown });
+      if (typeof pg.code === 'string' && /^[0-9A-Z]{5}$/.test(pg.code)) {
+        throw new BadRequestError(
+          'query failed',
+          pg.code,
+          typeof pg.message === 'string' ? pg.message : undefined,
+        );
+      }
+      throw error;
+    }
+  }
+}
