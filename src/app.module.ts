@@ -19,6 +19,7 @@ import type { DatabaseTarget } from './database/database-target';
 import { ComandasModule } from './comandas/comandas.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { HealthModule } from './health/health.module';
+import { RpcModule } from './rpc/rpc.module';
 import { Tenant } from './tenancy/entities/tenant.entity';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
@@ -86,6 +87,7 @@ export class AppModule implements NestModule {
         HealthModule,
         ComandasModule,
         GenericTablesModule,
+        RpcModule,
         ...imports,
       ],
       providers: [

@@ -1,4 +1,4 @@
-import { formatInstant, isBusinessDate } from './time';
+import { addDays, currentYearIn, formatInstant, isBusinessDate, todayIn } from './time';
 
 describe('formatInstant', () => {
   const instant = new Date('2026-11-22T18:05:09.123Z');
@@ -37,5 +37,22 @@ describe('isBusinessDate', () => {
     '',
   ])('refuses %j', (value) => {
     expect(isBusinessDate(value)).toBe(false);
+  });
+});
+
+describe('business days in a time zone', () => {
+  const newYearUtc = new Date('2027-01-01T03:00:00Z'); // still 2026-12-31 22:00 in Lima
+
+  it('gives today and the current year of the zone, not of UTC', () => {
+    expect(todayIn('America/Lima', newYearUtc)).toBe('2026-12-31');
+    expect(todayIn('UTC', newYearUtc)).toBe('2027-01-01');
+    expect(currentYearIn('America/Lima', newYearUtc)).toBe(2026);
+    expect(currentYearIn('UTC', newYearUtc)).toBe(2027);
+  });
+
+  it('moves dates across months, years and leap days', () => {
+    expect(addDays('2026-03-01', -30)).toBe('2026-01-30');
+    expect(addDays('2024-03-01', -1)).toBe('2024-02-29');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
   });
 });

@@ -43,3 +43,25 @@ export function isBusinessDate(value: string): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
+
+/** Today's business date (YYYY-MM-DD) in `timeZone`. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  // en-CA formats dates as YYYY-MM-DD
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+/** The current year in `timeZone` (on New Year's Eve in Lima, UTC may already be next year). */
+export function currentYearIn(timeZone: string, now = new Date()): number {
+  return Number(todayIn(timeZone, now).slice(0, 4));
+}
+
+/** A business date moved by `days` (negative: back). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}

@@ -1,5 +1,6 @@
 import { DataSource, Repository } from 'typeorm';
 import { isTimeZone } from '../common/config/app-config';
+import { todayIn } from '../common/time';
 import { dropDatabase, ensureDatabase, runMigrations } from '../database/database-target';
 import { seedDemoData, type DemoDataSummary } from '../database/demo/demo-data';
 import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
@@ -48,16 +49,6 @@ export function tenantDatabaseUrl(
   controlUrl: string,
 ): string {
   return tenant.databaseUrl ?? withDatabase(controlUrl, tenant.databaseName);
-}
-
-export function todayIn(timeZone: string, now = new Date()): string {
-  // en-CA formats dates as YYYY-MM-DD
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
 }
 
 /**

@@ -1,5 +1,15 @@
 import type { MigrationInterface } from 'typeorm';
 import { DomainSchema1764000000000 } from './1764000000000-domain-schema';
+import { StoreFunctionsCatalog1764200000000 } from './1764200000000-store-functions-catalog';
+import { StoreFunctionsCompras1764200000001 } from './1764200000001-store-functions-compras';
+import { StoreFunctionsAsistencia1764200000002 } from './1764200000002-store-functions-asistencia';
+import { StoreFunctionsReports1764200000003 } from './1764200000003-store-functions-reports';
 
 /** Migrations of every tenant database, oldest first. */
-export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [DomainSchema1764000000000];
+export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
+  DomainSchema1764000000000,
+  StoreFunctionsCatalog1764200000000,
+  StoreFunctionsCompras1764200000001,
+  StoreFunctionsAsistencia1764200000002,
+  StoreFunctionsReports1764200000003,
+];
