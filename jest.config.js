@@ -33,7 +33,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
+      // a project's testTimeout is not applied by jest 30: the setup file sets it
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],
     },
   ],
 };

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { MIGRATIONS_TABLE } from './src/database/database-target';
 import { CONTROL_MIGRATIONS } from './src/database/migrations/control';
 import { TENANT_MIGRATIONS } from './src/database/migrations/tenant';
-import { Tenant } from './src/tenancy/entities/tenant.entity';
+import { CONTROL_ENTITIES } from './src/database/control-entities';
 
 /**
  * DataSource for the TypeORM CLI (`npm run typeorm -- migration:show`, `migration:revert`).
@@ -24,7 +24,7 @@ if (!url) {
 export default new DataSource({
   type: 'postgres',
   url,
-  entities: target === 'tenant' ? [] : [Tenant],
+  entities: target === 'tenant' ? [] : CONTROL_ENTITIES,
   migrations: target === 'tenant' ? TENANT_MIGRATIONS : CONTROL_MIGRATIONS,
   migrationsTableName: MIGRATIONS_TABLE,
   migrationsTransactionMode: 'each',

@@ -1,4 +1,4 @@
-import { VersioningType } from '@nestjs/common';
+import { RequestMethod, VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -9,7 +9,7 @@ import { createValidationPipe } from './common/validation';
 import { assignRequestId } from './common/http/request-id';
 import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
 import { DomainError } from './common/errors/domain-error';
-import type { NextFunction, Request, Response } from 'express';
+import { text, type NextFunction, type Request, type Response } from 'express';
 import type { DatabaseTarget } from './database/database-target';
 
 /** Builds the HTTP application (used by main.ts and by every e2e test). */
@@ -34,7 +34,14 @@ export async function createApp(
     next();
   });
   app.useBodyParser('json', { limit: config.BODY_LIMIT });
-  app.setGlobalPrefix('api');
+  // Clocks in push mode call fixed paths: /iclock/... stays outside /api, with a text body.
+  app.setGlobalPrefix('api', {
+    exclude: [
+      { path: 'iclock/cdata', method: RequestMethod.ALL },
+      { path: 'iclock/getrequest', method: RequestMethod.ALL },
+    ],
+  });
+  app.use('/iclock', text({ type: () => true, limit: config.BODY_LIMIT }));
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
   app.useGlobalPipes(createValidationPipe());
   setupOpenApi(app, config);

@@ -11,16 +11,19 @@ import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 import type { AppConfig } from './common/config/app-config';
 import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config/config.tokens';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { FeatureGuard } from './common/features/feature.guard';
+import { CONTROL_ENTITIES } from './database/control-entities';
 import type { DatabaseTarget } from './database/database-target';
 import { ComandasModule } from './comandas/comandas.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
+import { DeviceDriversModule } from './device-drivers/device-drivers.module';
 import { HealthModule } from './health/health.module';
 import { RpcModule } from './rpc/rpc.module';
-import { Tenant } from './tenancy/entities/tenant.entity';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
 import { TenantGuard } from './tenancy/tenant.guard';
@@ -30,6 +33,8 @@ export interface AppModuleOptions {
   target: DatabaseTarget;
   /** Extra modules (tests mount probe controllers this way). */
   imports?: ModuleMetadata['imports'];
+  /** Where log lines go (standard output by default; the CLIs keep it for their results). */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -39,7 +44,12 @@ export interface AppModuleOptions {
  */
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot({ config, target, imports = [] }: AppModuleOptions): DynamicModule {
+  static forRoot({
+    config,
+    target,
+    imports = [],
+    logDestination,
+  }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -51,7 +61,7 @@ export class AppModule implements NestModule {
         // The CLS context is opened by TenantContextMiddleware (see there), not by a mounted middleware.
         ClsModule.forRoot({ global: true, middleware: { mount: false } }),
         LoggerModule.forRoot({
-          pinoHttp: {
+          pinoHttp: withDestination(logDestination, {
             level: config.LOG_LEVEL,
             // set by the first middleware of the app (see app.factory.ts)
             genReqId: (req) => req.id as string,
@@ -65,7 +75,7 @@ export class AppModule implements NestModule {
               res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
             },
             redact: ['req.headers.authorization'],
-          },
+          }),
           assignResponse: true,
         }),
         TypeOrmModule.forRootAsync({
@@ -73,7 +83,7 @@ export class AppModule implements NestModule {
           useFactory: () => ({
             type: 'postgres',
             url: target.controlUrl,
-            entities: [Tenant],
+            entities: CONTROL_ENTITIES,
             synchronize: false,
             migrationsRun: false,
             poolSize: config.CONTROL_POOL_MAX,
@@ -88,6 +98,7 @@ export class AppModule implements NestModule {
         ComandasModule,
         GenericTablesModule,
         RpcModule,
+        DeviceDriversModule,
         ...imports,
       ],
       providers: [
@@ -112,4 +123,11 @@ export class AppModule implements NestModule {
       )
       .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
+}
+
+function withDestination(
+  destination: DestinationStream | undefined,
+  options: PinoHttpOptions,
+): PinoHttpOptions | [PinoHttpOptions, DestinationStream] {
+  return destination ? [options, destination] : options;
 }

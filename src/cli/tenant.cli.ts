@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
+import { CONTROL_ENTITIES } from '../database/control-entities';
 import { ConfigValidationError, loadConfig } from '../common/config/app-config';
 import { openDatabase, type DatabaseHandle } from '../database/database-bootstrap';
 import { EmbeddedPostgresError } from '../database/embedded-postgres';
@@ -182,7 +183,7 @@ async function main(argv: string[]): Promise<number> {
     control = new DataSource({
       type: 'postgres',
       url: database.target.controlUrl,
-      entities: [Tenant],
+      entities: CONTROL_ENTITIES,
       poolSize: 2,
       connectTimeoutMS: config.DB_CONNECT_TIMEOUT_MS,
     });

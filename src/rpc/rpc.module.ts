@@ -9,5 +9,6 @@ import { RpcService } from './rpc.service';
   imports: [TenancyModule],
   controllers: [RpcController],
   providers: [RpcService, RpcRepository],
+  exports: [RpcRepository],
 })
 export class RpcModule {}

@@ -153,6 +153,19 @@ export class AppConfig {
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'a size like 100kb or 1mb' })
   BODY_LIMIT = '1mb';
 
+  /** A directory of extra device drivers (one sub-directory with a manifest.json each). */
+  @IsOptional()
+  @IsString({ message: 'a directory path' })
+  DEVICE_DRIVERS_PATH?: string = undefined;
+
+  /** Punches sent to import_asistencia per call when importing a file or a push. */
+  @EnvInt(1, 100_000)
+  IMPORT_BATCH_SIZE = 2_000;
+
+  /** Largest attendance file accepted by POST /api/v1/asistencia/import. */
+  @EnvInt(1_024, 2_147_483_647)
+  UPLOAD_MAX_BYTES = 104_857_600;
+
   /** IANA time zone given to new tenants (business dates, day boundaries). */
   @IsString({ message: 'an IANA time zone such as America/Lima or UTC' })
   @Matches(/\S/, { message: 'an IANA time zone such as America/Lima or UTC' })

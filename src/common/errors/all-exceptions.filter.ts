@@ -38,6 +38,8 @@ export function toEnvelope(error: DomainError, requestId: string | undefined): E
 
 export function sendError(response: Response, error: DomainError, envelope: ErrorEnvelope): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+  // always JSON, even on a route whose success is another type (the iClock routes' text/plain)
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.status(error.status).json(envelope);
 }
 

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { CONTROL_ENTITIES } from '../control-entities';
 import type { AppConfig } from '../../common/config/app-config';
 import { Tenant } from '../../tenancy/entities/tenant.entity';
 import { TenantAdmin } from '../../tenancy/tenant-admin';
@@ -16,7 +17,7 @@ export async function ensureDemoTenant(
   const control = new DataSource({
     type: 'postgres',
     url: target.controlUrl,
-    entities: [Tenant],
+    entities: CONTROL_ENTITIES,
     poolSize: 1,
     connectTimeoutMS: config.DB_CONNECT_TIMEOUT_MS,
   });

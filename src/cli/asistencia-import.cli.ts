@@ -1,0 +1,110 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { AppModule } from '../app.module';
+import { openDatabase } from '../database/database-bootstrap';
+import { AttendanceFilesService } from '../device-drivers/attendance-files.service';
+import type { ImportSummary } from '../device-drivers/attendance-importer';
+import { TenantContext } from '../tenancy/tenant-context';
+import { err, out, readCliConfig, runCli, UsageError } from './cli-support';
+
+const USAGE = `Usage: npm run asistencia:import -- --tenant <slug> --driver <name> --file <path> [--json]
+
+Streams a time-clock export through a file driver's parser into the tenant's attendance
+(import_asistencia), in batches; origen is the file's name. Importing the same file again
+inserts nothing. A progress bar is drawn on a terminal; the summary is printed at the end
+(--json: as JSON). Exit code 0 when the import ran (bad lines and unknown documents are in the
+summary), 1 on failure (database unreachable ...), 2 on wrong usage or a refused request
+(unknown tenant or driver, a CSV header without the driver's columns).`;
+
+const BAR_WIDTH = 30;
+
+function progressBar(done: number, total: number): string {
+  const ratio = total > 0 ? Math.min(1, done / total) : 1;
+  const filled = Math.round(ratio * BAR_WIDTH);
+  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}%`;
+}
+
+function report(s: ImportSummary): string[] {
+  const listed = (items: string[], total: number) =>
+    items.length === 0 ? '' : ` (${items.slice(0, 20).join(', ')}${total > 20 ? ', ...' : ''})`;
+  return [
+    `Imported ${s.origen} with driver ${s.driver}`,
+    `  read                ${s.read}`,
+    `  inserted            ${s.inserted}`,
+    `  duplicates          ${s.duplicates}`,
+    `  unknown documents   ${s.unknownDocuments.length}${listed(s.unknownDocuments, s.unknownDocuments.length)}, ${s.unknownDocumentPunches} punches not stored`,
+    `  bad lines           ${s.badLineCount}`,
+    ...s.badLines.slice(0, 20).map((b) => `    line ${b.line}: ${b.reason}`),
+    ...(s.badLineCount > 20
+      ? [`    ... and ${s.badLineCount - 20} more (--json lists ${s.badLines.length})`]
+      : []),
+    `  work days re-paired ${s.daysRecalculated}`,
+  ];
+}
+
+runCli(USAGE, async () => {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    allowPositionals: true,
+    options: {
+      tenant: { type: 'string' },
+      driver: { type: 'string' },
+      file: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
+  const { tenant, driver, file } = values;
+  if (!tenant || !driver || !file)
+    throw new UsageError('--tenant, --driver and --file are required');
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) throw new UsageError(`${file} is not a readable file`);
+
+  const config = readCliConfig();
+  const database = await openDatabase(config, { log: err, allowShared: true });
+  try {
+    const app = await NestFactory.createApplicationContext(
+      AppModule.forRoot({
+        config: { ...config, LOG_LEVEL: config.LOG_LEVEL === 'silent' ? 'silent' : 'warn' },
+        target: database.target,
+        logDestination: pino.destination(2),
+      }),
+      { logger: ['error', 'warn'], abortOnError: false },
+    );
+    try {
+      const tty = process.stderr.isTTY === true;
+      const draw = (summary: ImportSummary, bytes: number) =>
+        process.stderr.write(
+          `\r${progressBar(bytes, info.size)}  ${summary.read} lines, ${summary.inserted} new`,
+        );
+      const summary = await app
+        .get(TenantContext)
+        .run(tenant, () =>
+          app
+            .get(AttendanceFilesService)
+            .importFile(file, driver, basename(file), tty ? draw : undefined),
+        );
+      if (tty) {
+        draw(summary, info.size);
+        process.stderr.write('\n');
+      }
+      if (values.json) out(JSON.stringify(summary, null, 2));
+      else report(summary).forEach((line) => out(line));
+      return 0;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+  }
+});

@@ -1,0 +1,51 @@
+import { DataSource, Repository } from 'typeorm';
+import { Tenant } from '../tenancy/entities/tenant.entity';
+import { TenantAdminError } from '../tenancy/tenant-admin';
+import type { DriverRegistry } from './driver-registry';
+import { Device } from './entities/device.entity';
+
+export const DEVICE_SERIAL_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Registration of push clocks to tenants (npm run devices). Idempotent. */
+export class DeviceAdmin {
+  private readonly devices: Repository<Device>;
+  private readonly tenants: Repository<Tenant>;
+
+  constructor(
+    control: DataSource,
+    private readonly registry: DriverRegistry,
+  ) {
+    this.devices = control.getRepository(Device);
+    this.tenants = control.getRepository(Tenant);
+  }
+
+  async register(serial: string, slug: string, driverName: string): Promise<Device> {
+    if (!DEVICE_SERIAL_PATTERN.test(serial)) {
+      throw new TenantAdminError(
+        `"${serial}" is not a device serial (letters, digits, _ and -, at most 64)`,
+      );
+    }
+    const tenant = await this.tenants.findOneBy({ slug });
+    if (!tenant) throw new TenantAdminError(`Tenant "${slug}" does not exist`);
+    const driver = this.registry.get(driverName);
+    if (!driver) {
+      const names = this.registry.list().map((d) => d.name);
+      throw new TenantAdminError(`Unknown driver "${driverName}": one of ${names.join(', ')}`);
+    }
+    if (driver.manifest.transport !== 'http') {
+      throw new TenantAdminError(
+        `Driver "${driverName}" has transport ${driver.manifest.transport}, not http (push)`,
+      );
+    }
+    await this.devices.upsert({ serial, tenantId: tenant.id, driver: driverName }, ['serial']);
+    return (await this.devices.findOneBy({ serial }))!;
+  }
+
+  list(): Promise<Device[]> {
+    return this.devices.find({ relations: { tenant: true }, order: { serial: 'ASC' } });
+  }
+
+  async unregister(serial: string): Promise<boolean> {
+    return ((await this.devices.delete({ serial })).affected ?? 0) > 0;
+  }
+}
