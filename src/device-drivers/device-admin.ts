@@ -37,7 +37,11 @@ export class DeviceAdmin {
         `Driver "${driverName}" has transport ${driver.manifest.transport}, not http (push)`,
       );
     }
-    await this.devices.upsert({ serial, tenantId: tenant.id, driver: driverName }, ['serial']);
+    // a new registration starts from the clock's first log: the stamp belonged to the old one
+    await this.devices.upsert(
+      { serial, tenantId: tenant.id, driver: driverName, attlogStamp: null },
+      ['serial'],
+    );
     return (await this.devices.findOneBy({ serial }))!;
   }
 
