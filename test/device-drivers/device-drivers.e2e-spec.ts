@@ -1,4 +1,5 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -6,7 +7,7 @@ import { AttendanceImporter } from '../../src/device-drivers/attendance-importer
 import type { ParsedLine, PullDriver } from '../../src/device-drivers/driver.types';
 import { TenantContext } from '../../src/tenancy/tenant-context';
 import { seedMenu } from '../support/fixtures';
-import { runNode } from '../support/processes';
+import { freePort, MAIN_JS, RunningProcess, runNode } from '../support/processes';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const CLI = (name: string) => join(__dirname, '..', '..', 'dist', 'cli', `${name}.cli.js`);
@@ -162,6 +163,32 @@ describe('device drivers (DESIGN §8)', () => {
       expect(malformed.body.code).toBeDefined();
     });
 
+    it('the service starts with an invalid driver in DEVICE_DRIVERS_PATH, logging why it skipped it', async () => {
+      const port = await freePort();
+      const service = new RunningProcess(
+        MAIN_JS,
+        t.dbs.env({
+          LOG_LEVEL: 'warn',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DEVICE_DRIVERS_PATH: join(work, 'drivers'),
+        }),
+      );
+      try {
+        await service.waitForOutput('is listening on');
+        expect(service.stdout).toContain(
+          'device driver broken skipped: /capabilities/0 must be string; /model is required; /transport must be one of file, tcp, http; /vendor must not be empty; /version is required',
+        );
+        const res = await request(`http://127.0.0.1:${port}`)
+          .get('/api/v1/device-drivers')
+          .expect(200);
+        expect(res.body.map((d: { name: string }) => d.name)).toContain('acme-csv');
+      } finally {
+        service.child.kill('SIGTERM');
+        expect((await service.exited).code).toBe(0);
+      }
+    });
+
     it('npm run drivers -- validate exits 1 on an invalid manifest and 0 on a valid one; list shows the skipped', async () => {
       const invalid = await runNode(
         CLI('drivers'),
@@ -315,6 +342,16 @@ describe('device drivers (DESIGN §8)', () => {
       expect(res.body.code).toBeDefined();
       const ghost = await upload('fantasma', 'zkteco-attlog', ATTLOG, 'attlog.dat').expect(404);
       expect(ghost.body.code).toBe('TENANT_NOT_FOUND');
+    });
+
+    it('leaves no uploaded file behind, whatever the outcome', async () => {
+      const uploads = join(tmpdir(), 'comandas-uploads');
+      let left = await readdir(uploads);
+      for (let i = 0; i < 20 && left.length > 0; i += 1) {
+        await sleep(100); // removal runs as the response ends
+        left = await readdir(uploads);
+      }
+      expect(left).toEqual([]);
     });
 
     it('npm run asistencia:import streams a file into the tenant and prints the summary', async () => {
