@@ -34,7 +34,12 @@ import { RemoveUploadInterceptor } from './remove-upload.interceptor';
         // uploads go to disk and are streamed from there: never a whole export in memory
         const dest = join(tmpdir(), 'comandas-uploads');
         mkdirSync(dest, { recursive: true });
-        return { dest, limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 4 } };
+        return {
+          dest,
+          limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 4 },
+          // file names are UTF-8 (marcaciones_año.csv), not multer's default latin1
+          defParamCharset: 'utf8',
+        };
       },
     }),
   ],

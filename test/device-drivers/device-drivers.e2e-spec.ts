@@ -274,11 +274,17 @@ describe('device drivers (DESIGN §8)', () => {
         '40000002;2026-03-06 09:00:00;E',
         '40000002;2026-03-06 13:00:00;S',
       ].join('\n');
-      const res = await upload('reloj', 'acme-csv', csv, 'acme.csv').expect(200);
-      expect(res.body).toMatchObject({ read: 2, punches: 2, inserted: 2, badLineCount: 0 });
+      const res = await upload('reloj', 'acme-csv', csv, 'marcaciones_año.csv').expect(200);
+      expect(res.body).toMatchObject({
+        origen: 'marcaciones_año.csv',
+        read: 2,
+        punches: 2,
+        inserted: 2,
+        badLineCount: 0,
+      });
       const rows = await t.dbs.query(
         t.dbs.tenantUrl('reloj'),
-        "SELECT modo FROM asistencia_detalle WHERE origen = 'acme.csv' ORDER BY hora",
+        "SELECT modo FROM asistencia_detalle WHERE origen = 'marcaciones_año.csv' ORDER BY hora",
       );
       expect(rows).toEqual([{ modo: 'entrada' }, { modo: 'salida' }]);
     });
