@@ -10,9 +10,9 @@ const { Client } = require('pg');
 const { EmbeddedPostgres } = require('../dist/database/embedded-postgres');
 const { ensureDatabase, dropDatabase, runMigrations } = require('../dist/database/database-target');
 const { TENANT_MIGRATIONS } = require('../dist/database/migrations/tenant');
-const { seedDemoData } = require('../dist/database/demo/demo-data');
 const { withDatabase } = require('../dist/database/pg-url');
 const { ComandasRepository } = require('../dist/comandas/comandas.repository');
+const { seedComandaVolume } = require('./support/comandas-volume');
 
 const COMANDAS = Number(process.env.BENCH_COMANDAS ?? 100_000);
 const DB = 'comandas_bench_explain';
@@ -39,39 +39,7 @@ async function main() {
     const client = new Client({ connectionString: url });
     await client.connect();
     const started = Date.now();
-    await client.query('BEGIN');
-    await seedDemoData((sql, params) => client.query(sql, params).then((r) => r.rows), {
-      today: new Date().toISOString().slice(0, 10),
-      timeZone: 'America/Lima',
-    });
-    // ~100k comandas over 3 years: 3% open, 2% deleted, 1 to 6 lines each
-    await client.query(
-      `INSERT INTO comandas (id_mesa, id_usuario, estado, fec_apertura, fec_cierre, eliminada, fec_eliminacion)
-       SELECT 1 + n % 12, 1 + n % 8,
-              CASE WHEN n % 33 = 0 THEN 'abierta' ELSE 'cerrada' END,
-              now() - (n * interval '15 minutes'),
-              CASE WHEN n % 33 = 0 THEN NULL ELSE now() - (n * interval '15 minutes') + interval '40 minutes' END,
-              n % 50 = 0, CASE WHEN n % 50 = 0 THEN now() END
-         FROM generate_series(1, $1) n`,
-      [COMANDAS - 300],
-    );
-    await client.query(
-      `INSERT INTO deta_comandas (id_comanda, id_producto, cantidad, precio_unitario, id_usuario)
-       SELECT c.id_comanda, 1 + (c.id_comanda + k) % 30, 1 + k % 3, 10 + k, c.id_usuario
-         FROM comandas c, generate_series(1, 1 + (c.id_comanda % 6)::int) k
-        WHERE c.id_comanda > 300`,
-    );
-    await client.query(
-      `UPDATE comandas c SET total = s.sum FROM (SELECT id_comanda, sum(subtotal) AS sum FROM deta_comandas GROUP BY 1) s
-        WHERE s.id_comanda = c.id_comanda AND c.id_comanda > 300`,
-    );
-    await client.query('COMMIT');
-    await client.query('VACUUM ANALYZE');
-    const counts = (
-      await client.query(
-        'SELECT (SELECT count(*) FROM comandas) AS comandas, (SELECT count(*) FROM deta_comandas) AS lineas',
-      )
-    ).rows[0];
+    const counts = await seedComandaVolume(client, COMANDAS);
     console.log(
       `# ${counts.comandas} comandas, ${counts.lineas} lines, generated in ${Date.now() - started} ms\n`,
     );

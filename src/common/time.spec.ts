@@ -1,4 +1,11 @@
-import { addDays, currentYearIn, formatInstant, isBusinessDate, todayIn } from './time';
+import {
+  addDays,
+  currentYearIn,
+  formatInstant,
+  formatInstantIntl,
+  isBusinessDate,
+  todayIn,
+} from './time';
 
 describe('formatInstant', () => {
   const instant = new Date('2026-11-22T18:05:09.123Z');
@@ -20,6 +27,54 @@ describe('formatInstant', () => {
     expect(formatInstant(new Date('2026-01-01T12:00:00Z'), 'Europe/Madrid')).toBe(
       '2026-01-01T13:00:00+01:00',
     );
+  });
+});
+
+describe('formatInstant (fast path) agrees with Intl', () => {
+  const zones = [
+    'America/Lima',
+    'UTC',
+    'Europe/Madrid',
+    'America/Santiago', // DST in the southern hemisphere
+    'America/Sao_Paulo', // DST abolished in 2019
+    'Australia/Lord_Howe', // 30-minute DST
+    'Asia/Kathmandu', // +05:45
+    'America/St_Johns', // -03:30 / -02:30
+    'Pacific/Apia', // skipped a whole day in 2011
+  ];
+
+  it.each(zones)('for every quarter of an hour around the transitions of %s', (zone) => {
+    // each minute of four days around both European and southern transitions, then a stride
+    const starts = [
+      '2026-03-27T00:00Z',
+      '2026-04-03T00:00Z',
+      '2026-09-04T00:00Z',
+      '2026-10-23T00:00Z',
+      '2011-12-28T00:00Z',
+    ];
+    for (const start of starts) {
+      const from = Date.parse(start);
+      for (let t = from; t < from + 4 * 86_400_000; t += 60_000 + 7_001) {
+        const instant = new Date(t);
+        expect(formatInstant(instant, zone)).toBe(formatInstantIntl(instant, zone));
+      }
+    }
+  });
+
+  it('over a century of random instants', () => {
+    let seed = 42;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (const zone of zones) {
+      for (let i = 0; i < 2_000; i += 1) {
+        const instant = new Date(Date.UTC(1950, 0, 1) + random() * 100 * 365.25 * 86_400_000);
+        expect(formatInstant(instant, zone)).toBe(formatInstantIntl(instant, zone));
+      }
+    }
+  });
+
+  it('keeps Intl’s answer for local mean time (offsets with seconds)', () => {
+    const lmt = new Date('1890-06-01T12:00:00Z');
+    expect(formatInstant(lmt, 'America/Lima')).toBe(formatInstantIntl(lmt, 'America/Lima'));
   });
 });
 

@@ -24,12 +24,76 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-export function formatInstant(value: Date, timeZone: string): string {
+/** The instant as Intl writes it in `timeZone`: exact for any offset, but slow (about 20 µs). */
+export function formatInstantIntl(value: Date, timeZone: string): string {
   const parts: Record<string, string> = {};
   for (const part of formatterFor(timeZone).formatToParts(value)) parts[part.type] = part.value;
   // longOffset is "GMT-05:00", or "GMT" at UTC
   const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.replace('GMT', '');
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}
+
+/** UTC offset (ms) of `timeZone` at `epochMs`, from the zone's wall-clock time then. */
+function offsetAt(epochMs: number, timeZone: string): number {
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(epochMs))) {
+    parts[part.type] = part.value;
+  }
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wall - Math.floor(epochMs / 1000) * 1000;
+}
+
+/**
+ * Offsets at the bounds of 15-minute slots, per zone. Zones change offset a few times a year,
+ * never twice in 15 minutes: when both bounds of an instant's slot agree, so does the instant.
+ */
+const SLOT_MS = 15 * 60 * 1000;
+const MAX_SLOTS_PER_ZONE = 100_000;
+const slotOffsets = new Map<string, Map<number, number>>();
+
+function slotOffset(slot: number, timeZone: string): number {
+  let zone = slotOffsets.get(timeZone);
+  if (!zone) slotOffsets.set(timeZone, (zone = new Map()));
+  let offset = zone.get(slot);
+  if (offset === undefined) {
+    if (zone.size >= MAX_SLOTS_PER_ZONE) zone.clear();
+    offset = offsetAt(slot * SLOT_MS, timeZone);
+    zone.set(slot, offset);
+  }
+  return offset;
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * ISO 8601 in the tenant's zone with its offset. Hot path of every response with times (50
+ * comandas of a list page have 150 of them): the offset comes from the slot cache and the
+ * wall-clock fields from plain arithmetic; the rare instant whose slot holds an offset change,
+ * or whose offset is not whole minutes (local mean time before 1900), goes through Intl.
+ */
+export function formatInstant(value: Date, timeZone: string): string {
+  const epochMs = value.getTime();
+  const slot = Math.floor(epochMs / SLOT_MS);
+  const start = slotOffset(slot, timeZone);
+  const offset = start === slotOffset(slot + 1, timeZone) ? start : offsetAt(epochMs, timeZone);
+  const local = new Date(Math.floor(epochMs / 1000) * 1000 + offset);
+  const year = local.getUTCFullYear();
+  if (offset % 60_000 !== 0 || year < 1000 || year > 9999)
+    return formatInstantIntl(value, timeZone);
+  const minutes = Math.abs(offset) / 60_000;
+  const sign = offset < 0 ? '-' : '+';
+  return (
+    `${year}-${pad2(local.getUTCMonth() + 1)}-${pad2(local.getUTCDate())}` +
+    `T${pad2(local.getUTCHours())}:${pad2(local.getUTCMinutes())}:${pad2(local.getUTCSeconds())}` +
+    `${sign}${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}`
+  );
 }
 
 export function formatInstantOrNull(value: Date | null, timeZone: string): string | null {

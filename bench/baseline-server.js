@@ -1,0 +1,119 @@
+// The bare baseline of `npm run bench`: node:http + pg, one tenant, no framework. It runs
+// exactly the SQL of the service, because it drives the service's own ComandasService and
+// ComandasRepository (plain classes) through a pg Pool instead of the tenant's TypeORM
+// DataSource: what the service adds on top of it (Nest, Express, TypeORM, tenancy, validation,
+// logging) is what the benchmark's ratio measures.
+// Usage: BASELINE_DB_URL=postgres://... BASELINE_PORT=3100 [BASELINE_POOL_MAX=3] node bench/baseline-server.js
+require('reflect-metadata');
+const http = require('node:http');
+const { Buffer } = require('node:buffer');
+const { URL } = require('node:url');
+const { Pool } = require('pg');
+const { ComandasRepository } = require('../dist/comandas/comandas.repository');
+const { ComandasService, UNKNOWN_ACTOR } = require('../dist/comandas/comandas.service');
+const { etagOf } = require('../dist/common/http/etag');
+const { DomainError } = require('../dist/common/errors/domain-error');
+
+const pool = new Pool({
+  connectionString: process.env.BASELINE_DB_URL,
+  max: Number(process.env.BASELINE_POOL_MAX ?? 3),
+  application_name: process.env.BASELINE_APPLICATION_NAME ?? 'comandas-bench-baseline',
+});
+const rowsOf = (result) => result.rows;
+
+/** The surface of a TypeORM DataSource the repository uses: query and transaction. */
+const dataSource = {
+  query: (sql, params) => pool.query(sql, params).then(rowsOf),
+  async transaction(work) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work({ query: (sql, params) => client.query(sql, params).then(rowsOf) });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  },
+};
+const context = {
+  tenant: { timeZone: process.env.BASELINE_TIME_ZONE ?? 'America/Lima' },
+  dataSource,
+};
+const service = new ComandasService(new ComandasRepository(context), context);
+
+function send(res, status, body, headers = {}) {
+  const json = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+    ...headers,
+  });
+  res.end(json);
+}
+
+function readJson(req) {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (data += chunk));
+    req.on('end', () => {
+      try {
+        resolve(data ? JSON.parse(data) : {});
+      } catch (error) {
+        reject(error);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+const DETAIL = /^\/api\/v1\/comandas\/(\d+)$/;
+
+async function route(req, res) {
+  const url = new URL(req.url, 'http://baseline');
+  const detail = DETAIL.exec(url.pathname);
+  if (req.method === 'GET' && detail) {
+    const comanda = await service.get(Number(detail[1]));
+    return send(res, 200, comanda, { ETag: etagOf(comanda.version) });
+  }
+  if (req.method === 'GET' && url.pathname === '/api/v1/comandas') {
+    const q = url.searchParams;
+    const number = (name) => (q.has(name) ? Number(q.get(name)) : undefined);
+    const { items, total } = await service.list({
+      estado: q.get('estado') ?? undefined,
+      id_mesa: number('id_mesa'),
+      id_usuario: number('id_usuario'),
+      limit: number('limit'),
+      offset: number('offset'),
+    });
+    return send(res, 200, items, { 'X-Total-Count': String(total) });
+  }
+  if (req.method === 'PUT' && detail) {
+    const body = await readJson(req);
+    const comanda = await service.update(Number(detail[1]), body, undefined, UNKNOWN_ACTOR);
+    return send(res, 200, comanda, { ETag: etagOf(comanda.version) });
+  }
+  return send(res, 404, { error: 'not found', code: 'NOT_FOUND' });
+}
+
+const server = http.createServer((req, res) => {
+  route(req, res).catch((error) => {
+    if (error instanceof DomainError)
+      send(res, error.status, { error: error.message, code: error.code });
+    else {
+      console.error(error);
+      send(res, 500, { error: 'internal error', code: 'INTERNAL_ERROR' });
+    }
+  });
+});
+server.keepAliveTimeout = 5000;
+server.listen(Number(process.env.BASELINE_PORT ?? 3100), '127.0.0.1', () => {
+  console.log(`baseline listening on ${server.address().port}`);
+});
+const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

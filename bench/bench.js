@@ -1,0 +1,451 @@
+// npm run bench: the service against a bare baseline running the same SQL, on one PostgreSQL.
+//
+// 1. PostgreSQL: an embedded server of its own (or BENCH_DATABASE_URL: any server where the user
+//    may create databases; the bench's databases are named comandas_bench_*).
+// 2. Tenants: `main` with 100,000 comandas and their lines (plus the demo data), and 100 small
+//    tenants (t001..t100, demo data) for the many-tenant scenario.
+// 3. Servers: the service (dist/main.js, LOG_LEVEL=info, logs discarded) and the baseline
+//    (bench/baseline-server.js: node:http + pg running the service's own SQL).
+// 4. Load: autocannon, BENCH_CONNECTIONS connections for BENCH_DURATION seconds per scenario,
+//    baseline and service one after the other; then 100 tenants round-robin, the detail at a
+//    fixed rate of half the baseline's peak, and a cold and a warm start of the service.
+// Prints a markdown table; exits 1 if the service answered any error or the PostgreSQL
+// connections exceeded the configured cap. BENCH_PROFILE=1 also writes a CPU profile of the
+// service under the detail and list load and prints where its time goes.
+require('reflect-metadata');
+const { spawn } = require('node:child_process');
+const {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { seedComandaVolume } = require('./support/comandas-volume');
+const { summariseProfile } = require('./support/cpu-profile');
+
+const ROOT = join(__dirname, '..');
+const BASELINE_APP = 'comandas-bench-baseline';
+const DIST = join(ROOT, 'dist');
+const env = process.env;
+const DURATION = Number(env.BENCH_DURATION ?? 8);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
+const COMANDAS = Number(env.BENCH_COMANDAS ?? 100_000);
+const TENANTS = Number(env.BENCH_TENANTS ?? 100);
+const PROFILE = env.BENCH_PROFILE === '1';
+const PREFIX = 'comandas_bench_';
+const TIME_ZONE = 'America/Lima';
+const MAX_CONNECTIONS = 320; // of the embedded server
+
+const { withDatabase } = require(join(DIST, 'database', 'pg-url'));
+
+/**
+ * A node process writing to a log file (cheaper than a pipe for a service that logs every
+ * request); `ready` resolves when `readyText` shows up in it.
+ */
+function start(script, args, childEnv, readyText, logFile, nodeArgs = []) {
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    env: { ...process.env, ...childEnv },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  let exitCode;
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
+  const ready = (async () => {
+    for (;;) {
+      if (readFileSync(logFile, 'utf8').includes(readyText)) return;
+      if (exitCode !== undefined)
+        throw new Error(`${script} exited ${exitCode}:\n${readFileSync(logFile, 'utf8')}`);
+      await sleep(50);
+    }
+  })();
+  return {
+    child,
+    ready,
+    stop: async () => {
+      if (exitCode === undefined) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+function run(script, args, childEnv) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: { ...process.env, ...childEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    child.on('close', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${script} ${args.join(' ')}: ${output}`)),
+    );
+  });
+}
+
+async function withClient(url, work) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The tenants of the bench: main (volume) and t001..tNNN (demo data, cloned from t001). */
+async function provision(serverUrl, cliEnv) {
+  const tenantCli = join(DIST, 'cli', 'tenant.cli.js');
+  await run(tenantCli, ['create', 'main', '--name', 'Main', '--time-zone', TIME_ZONE], cliEnv);
+  const started = Date.now();
+  const counts = await withClient(withDatabase(serverUrl, `${PREFIX}main`), (c) =>
+    seedComandaVolume(c, COMANDAS, TIME_ZONE),
+  );
+  const seeded = Date.now() - started;
+  await run(tenantCli, ['create', 't001', '--demo', '--time-zone', TIME_ZONE], cliEnv);
+  const cloned = Date.now();
+  await withClient(serverUrl, async (admin) => {
+    for (let i = 2; i <= TENANTS; i += 1) {
+      const slug = `t${String(i).padStart(3, '0')}`;
+      await admin.query(`CREATE DATABASE "${PREFIX}${slug}" TEMPLATE "${PREFIX}t001"`);
+    }
+  });
+  await withClient(cliEnv.DATABASE_URL, (control) =>
+    control.query(
+      `INSERT INTO tenants (slug, name, database_name, status, time_zone, features, migrated_at)
+       SELECT s, 'Bench ' || s, $1 || s, status, time_zone, features, migrated_at
+         FROM tenants, generate_series(2, $2) n, LATERAL (SELECT 't' || lpad(n::text, 3, '0') AS s) x
+        WHERE slug = 't001'`,
+      [PREFIX, TENANTS],
+    ),
+  );
+  return { counts, seeded, clonedMs: Date.now() - cloned };
+}
+
+/** ids of closed, not deleted comandas with lines: each PUT run takes its own. */
+async function closedComandas(serverUrl) {
+  return withClient(withDatabase(serverUrl, `${PREFIX}main`), async (c) => {
+    const { rows } = await c.query(
+      `SELECT id_comanda::int AS id FROM comandas
+        WHERE estado = 'cerrada' AND NOT eliminada AND id_comanda > 300 ORDER BY id_comanda`,
+    );
+    return rows.map((r) => r.id);
+  });
+}
+
+const random = (n) => 1 + Math.floor(Math.random() * n);
+
+function scenarios(putIds) {
+  return {
+    detail: {
+      title: 'GET /comandas/:id (random ids)',
+      requests: [
+        { setupRequest: (req) => ({ ...req, path: `/api/v1/comandas/${random(COMANDAS)}` }) },
+      ],
+    },
+    list: { title: 'GET /comandas?limit=50', requests: [{ path: '/api/v1/comandas?limit=50' }] },
+    listFiltered: {
+      title: 'GET /comandas?limit=50&id_mesa=3',
+      requests: [{ path: '/api/v1/comandas?limit=50&id_mesa=3' }],
+    },
+    putCycle: {
+      title: 'PUT abrir / cerrar cycles',
+      // each connection reopens and closes its own comanda, so no two requests conflict
+      requests: ['abrir', 'cerrar'].map((action) => ({
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action }),
+        setupRequest: (req, context) => {
+          if (context.id === undefined) context.id = putIds.next().value;
+          return { ...req, path: `/api/v1/comandas/${context.id}` };
+        },
+      })),
+    },
+  };
+}
+
+async function load(port, scenario, options = {}) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { 'x-tenant-id': 'main' },
+    requests: scenario.requests,
+    ...options,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** The most client connections PostgreSQL had open while `work` ran (sampled every 100 ms). */
+async function peakConnections(serverUrl, work) {
+  return withClient(serverUrl, async (c) => {
+    let peak = 0;
+    let running = true;
+    const sampler = (async () => {
+      while (running) {
+        const { rows } = await c.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE backend_type = 'client backend' AND datname LIKE '${PREFIX}%'
+              AND application_name <> '${BASELINE_APP}' AND pid <> pg_backend_pid()`,
+        );
+        peak = Math.max(peak, rows[0].n);
+        await sleep(100);
+      }
+    })();
+    try {
+      const result = await work();
+      return { result, peak };
+    } finally {
+      running = false;
+      await sampler;
+    }
+  });
+}
+
+/** Cold (initdb, control database, demo tenant) and warm start of `node dist/main.js`. */
+async function startupTimes(work) {
+  const port = 54_000 + Math.floor(Math.random() * 900);
+  const childEnv = {
+    DATABASE_URL: '',
+    EMBEDDED_PG_DATA_DIR: join(work, 'startup-pg'),
+    EMBEDDED_PG_PORT: String(port),
+    PORT: String(port + 1000),
+    LOG_LEVEL: 'warn',
+  };
+  const times = [];
+  for (const kind of ['cold', 'warm']) {
+    const started = Date.now();
+    const service = start(
+      join(DIST, 'main.js'),
+      [],
+      childEnv,
+      'is listening on',
+      join(work, `start-${kind}.log`),
+    );
+    await service.ready;
+    times.push({ kind, ms: Date.now() - started });
+    await service.stop();
+  }
+  return times;
+}
+
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'comandas-bench-'));
+  chmodSync(work, 0o755);
+  const stoppers = [];
+  let embedded;
+  let failed = false;
+  try {
+    let serverUrl = env.BENCH_DATABASE_URL;
+    let maxConnections = MAX_CONNECTIONS;
+    if (!serverUrl) {
+      const { EmbeddedPostgres } = require(join(DIST, 'database', 'embedded-postgres'));
+      embedded = new EmbeddedPostgres({
+        dataDir: join(work, 'pg'),
+        port: 54_397,
+        settings: { max_connections: String(MAX_CONNECTIONS) },
+      });
+      serverUrl = (await embedded.start()).adminUrl;
+    } else {
+      maxConnections = await withClient(serverUrl, async (c) =>
+        Number((await c.query('SHOW max_connections')).rows[0].max_connections),
+      );
+    }
+    await withClient(serverUrl, async (c) => {
+      const { rows } = await c.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+        `${PREFIX}%`,
+      ]);
+      for (const { datname } of rows) await c.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
+    });
+
+    // pools sized so that every tenant's DataSource stays cached within max_connections
+    const controlPool = 4;
+    const tenantPool = Math.max(
+      1,
+      Math.min(3, Math.floor((maxConnections - 16 - controlPool) / (TENANTS + 1))),
+    );
+    const serviceConfig = {
+      TENANT_POOL_MAX: String(tenantPool),
+      TENANT_DATASOURCE_MAX: String(TENANTS + 1),
+      CONTROL_POOL_MAX: String(controlPool),
+    };
+    const cap = tenantPool * (TENANTS + 1) + controlPool;
+    const cliEnv = {
+      DATABASE_URL: withDatabase(serverUrl, `${PREFIX}control`),
+      TENANT_DB_PREFIX: PREFIX,
+      DEMO_TENANT: 'false',
+      LOG_LEVEL: 'warn',
+    };
+    const provisioned = await provision(serverUrl, cliEnv);
+    const putIds = (await closedComandas(serverUrl))[Symbol.iterator]();
+
+    const baselinePort = 3_100 + Math.floor(Math.random() * 800);
+    const servicePort = baselinePort + 1;
+    const baseline = start(
+      join(__dirname, 'baseline-server.js'),
+      [],
+      {
+        BASELINE_DB_URL: withDatabase(serverUrl, `${PREFIX}main`),
+        BASELINE_PORT: String(baselinePort),
+        BASELINE_POOL_MAX: String(tenantPool),
+        BASELINE_APPLICATION_NAME: BASELINE_APP,
+      },
+      'baseline listening',
+      join(work, 'baseline.log'),
+    );
+    stoppers.push(baseline.stop);
+    const profileDir = join(work, 'profile');
+    const service = start(
+      join(DIST, 'main.js'),
+      [],
+      {
+        ...cliEnv,
+        ...serviceConfig,
+        PORT: String(servicePort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      },
+      'is listening on',
+      join(work, 'service.log'),
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
+    stoppers.push(service.stop);
+    await Promise.all([baseline.ready, service.ready]);
+
+    const all = scenarios(putIds);
+    for (const port of [baselinePort, servicePort]) {
+      await load(port, all.detail, { duration: 3 }); // JIT and pools warm
+    }
+    const rows = [];
+    for (const [key, scenario] of Object.entries(all)) {
+      const base = await load(baselinePort, scenario);
+      const svc = await load(servicePort, scenario);
+      rows.push({ key, title: scenario.title, base, svc });
+      if (svc.errors > 0) failed = true;
+    }
+
+    // 100 tenants, round-robin, the detail of one of their 300 comandas
+    let next = 0;
+    const manyTenants = {
+      requests: [
+        {
+          setupRequest: (req) => {
+            next = (next % TENANTS) + 1;
+            return {
+              ...req,
+              path: `/api/v1/comandas/${random(300)}`,
+              headers: { ...req.headers, 'x-tenant-id': `t${String(next).padStart(3, '0')}` },
+            };
+          },
+        },
+      ],
+    };
+    // the same requests on one of those tenants alone: the reference of the many-tenant ratio
+    const oneSmall = await load(servicePort, {
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            path: `/api/v1/comandas/${random(300)}`,
+            headers: { ...req.headers, 'x-tenant-id': 't001' },
+          }),
+        },
+      ],
+    });
+    await load(servicePort, manyTenants, { duration: 3 }); // every tenant's DataSource opens
+    const many = await peakConnections(serverUrl, () => load(servicePort, manyTenants));
+    if (oneSmall.errors > 0 || many.result.errors > 0 || many.peak > cap) failed = true;
+
+    // latency at a fixed offered rate: half the baseline's peak on the detail
+    const rate = Math.round(rows[0].base.rps / 2);
+    const fixedBase = await load(baselinePort, all.detail, { overallRate: rate });
+    const fixedSvc = await load(servicePort, all.detail, { overallRate: rate });
+    if (fixedSvc.errors > 0) failed = true;
+
+    await service.stop();
+    await baseline.stop();
+    stoppers.length = 0;
+    const startup = await startupTimes(work);
+
+    console.log(
+      `# npm run bench (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ` +
+        `${CONNECTIONS} connections x ${DURATION} s per scenario)\n`,
+    );
+    console.log(
+      `main: ${fmt(provisioned.counts.comandas)} comandas, ${fmt(provisioned.counts.lineas)} lines ` +
+        `(seeded in ${fmt(provisioned.seeded / 1000, 1)} s); ${TENANTS} small tenants (cloned in ` +
+        `${fmt(provisioned.clonedMs / 1000, 1)} s). Service: TENANT_POOL_MAX=${tenantPool}, ` +
+        `TENANT_DATASOURCE_MAX=${TENANTS + 1}, CONTROL_POOL_MAX=${controlPool}: cap ${cap} ` +
+        `connections, max_connections ${maxConnections}.\n`,
+    );
+    console.log(
+      '| scenario | baseline req/s | service req/s | ratio | service p50 / p99 (ms) | service errors |',
+    );
+    console.log('|---|---|---|---|---|---|');
+    for (const { title, base, svc } of rows) {
+      console.log(
+        `| ${title} | ${fmt(base.rps)} | ${fmt(svc.rps)} | **${fmt(svc.rps / base.rps, 2)}** | ` +
+          `${svc.p50} / ${svc.p99} | ${svc.errors} |`,
+      );
+    }
+    console.log(
+      `| GET /comandas/:id on one small tenant (t001) | – | ${fmt(oneSmall.rps)} | – | ` +
+        `${oneSmall.p50} / ${oneSmall.p99} | ${oneSmall.errors} |`,
+    );
+    console.log(
+      `| the same spread round-robin over ${TENANTS} tenants | – | ${fmt(many.result.rps)} | ` +
+        `**${fmt(many.result.rps / oneSmall.rps, 2)}** of one tenant | ${many.result.p50} / ${many.result.p99} | ` +
+        `${many.result.errors} |`,
+    );
+    console.log(
+      `| GET /comandas/:id at ${fmt(rate)} req/s (half the baseline's peak) | p50 / p99 ${fixedBase.p50} / ` +
+        `${fixedBase.p99} ms | ${fmt(fixedSvc.rps)} | – | **${fixedSvc.p50} / ${fixedSvc.p99}** | ${fixedSvc.errors} |`,
+    );
+    console.log(
+      `\nPostgreSQL client connections during the ${TENANTS}-tenant run: peak ${many.peak} (cap ${cap}).`,
+    );
+    console.log(
+      `Start-up of node dist/main.js to its banner: ${startup
+        .map((s) => `${s.kind} ${fmt(s.ms / 1000, 2)} s`)
+        .join(', ')} (cold: initdb, control database, demo tenant).`,
+    );
+    if (PROFILE) {
+      const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+      const kept = join(tmpdir(), 'comandas-service.cpuprofile');
+      copyFileSync(join(profileDir, file), kept);
+      console.log(`\n## Where the service's time goes (CPU profile of the whole run: ${kept})\n`);
+      console.log(summariseProfile(kept));
+    }
+    if (failed) {
+      console.error('\nThe service answered errors or exceeded its connection cap.');
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const stop of stoppers) await stop().catch(() => undefined);
+    await embedded?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
