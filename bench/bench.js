@@ -31,6 +31,7 @@ const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { seedComandaVolume } = require('./support/comandas-volume');
 const { summariseProfile } = require('./support/cpu-profile');
+const { pacedLoad } = require('./support/paced-load');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -374,11 +375,33 @@ async function main() {
     const many = await peakConnections(serverUrl, () => load(servicePort, manyTenants));
     if (oneSmall.errors > 0 || many.result.errors > 0 || many.peak > cap) failed = true;
 
-    // latency at a fixed offered rate: half the baseline's peak on the detail
+    // latency at a fixed offered rate, open loop: half the baseline's peak on the detail
     const rate = Math.round(rows[0].base.rps / 2);
-    const fixedBase = await load(baselinePort, all.detail, { overallRate: rate });
-    const fixedSvc = await load(servicePort, all.detail, { overallRate: rate });
-    if (fixedSvc.errors > 0) failed = true;
+    const detailRequest = () => ({
+      path: `/api/v1/comandas/${random(COMANDAS)}`,
+      headers: { 'x-tenant-id': 'main' },
+    });
+    const fixedBase = await pacedLoad({
+      port: baselinePort,
+      rate,
+      durationS: DURATION,
+      request: detailRequest,
+    });
+    const fixedSvc = await pacedLoad({
+      port: servicePort,
+      rate,
+      durationS: DURATION,
+      request: detailRequest,
+    });
+    // and at half the service's own peak: its latency when it is not saturated
+    const ownRate = Math.round(rows[0].svc.rps / 2);
+    const ownSvc = await pacedLoad({
+      port: servicePort,
+      rate: ownRate,
+      durationS: DURATION,
+      request: detailRequest,
+    });
+    if (fixedSvc.errors > 0 || ownSvc.errors > 0) failed = true;
 
     await service.stop();
     await baseline.stop();
@@ -416,8 +439,12 @@ async function main() {
         `${many.result.errors} |`,
     );
     console.log(
-      `| GET /comandas/:id at ${fmt(rate)} req/s (half the baseline's peak) | p50 / p99 ${fixedBase.p50} / ` +
+      `| GET /comandas/:id paced at ${fmt(rate)} req/s (half the baseline's peak) | p50 / p99 ${fixedBase.p50} / ` +
         `${fixedBase.p99} ms | ${fmt(fixedSvc.rps)} | – | **${fixedSvc.p50} / ${fixedSvc.p99}** | ${fixedSvc.errors} |`,
+    );
+    console.log(
+      `| GET /comandas/:id paced at ${fmt(ownRate)} req/s (half the service's peak) | – | ${fmt(ownSvc.rps)} | – | ` +
+        `**${ownSvc.p50} / ${ownSvc.p99}** | ${ownSvc.errors} |`,
     );
     console.log(
       `\nPostgreSQL client connections during the ${TENANTS}-tenant run: peak ${many.peak} (cap ${cap}).`,

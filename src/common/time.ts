@@ -60,7 +60,7 @@ const slotOffsets = new Map<string, Map<number, number>>();
 
 function slotOffset(slot: number, timeZone: string): number {
   let zone = slotOffsets.get(timeZone);
-  if (!zone) slotOffsets.set(timeZone, (zone = new Map()));
+  if (!zone) slotOffsets.set(timeZone, (zone = new Map<number, number>()));
   let offset = zone.get(slot);
   if (offset === undefined) {
     if (zone.size >= MAX_SLOTS_PER_ZONE) zone.clear();
