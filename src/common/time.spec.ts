@@ -44,7 +44,8 @@ describe('formatInstant (fast path) agrees with Intl', () => {
   ];
 
   it.each(zones)('for every quarter of an hour around the transitions of %s', (zone) => {
-    // each minute of four days around both European and southern transitions, then a stride
+    // every 7 minutes of four days around European and southern transitions: each 15-minute
+    // slot, the one holding the change included, gets two instants
     const starts = [
       '2026-03-27T00:00Z',
       '2026-04-03T00:00Z',
@@ -54,7 +55,7 @@ describe('formatInstant (fast path) agrees with Intl', () => {
     ];
     for (const start of starts) {
       const from = Date.parse(start);
-      for (let t = from; t < from + 4 * 86_400_000; t += 60_000 + 7_001) {
+      for (let t = from; t < from + 4 * 86_400_000; t += 7 * 60_000 + 1_001) {
         const instant = new Date(t);
         expect(formatInstant(instant, zone)).toBe(formatInstantIntl(instant, zone));
       }
@@ -65,7 +66,7 @@ describe('formatInstant (fast path) agrees with Intl', () => {
     let seed = 42;
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
     for (const zone of zones) {
-      for (let i = 0; i < 2_000; i += 1) {
+      for (let i = 0; i < 1_000; i += 1) {
         const instant = new Date(Date.UTC(1950, 0, 1) + random() * 100 * 365.25 * 86_400_000);
         expect(formatInstant(instant, zone)).toBe(formatInstantIntl(instant, zone));
       }

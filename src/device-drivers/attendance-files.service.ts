@@ -41,10 +41,8 @@ export class AttendanceFilesService {
   ): Promise<ImportSummary> {
     const driver = this.fileDriver(driverName);
     const input = createReadStream(path);
-    let bytesRead = 0;
-    input.on('data', (chunk) => (bytesRead += chunk.length));
     return this.importer.importExport(input, driver, origen, (summary) =>
-      onProgress?.(summary, bytesRead),
+      onProgress?.(summary, input.bytesRead),
     );
   }
 }
