@@ -248,11 +248,22 @@ async function startupTimes(work) {
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** The bench's databases (comandas_bench_*), left by an earlier run or made by this one. */
+function dropBenchDatabases(serverUrl) {
+  return withClient(serverUrl, async (c) => {
+    const { rows } = await c.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+      `${PREFIX}%`,
+    ]);
+    for (const { datname } of rows) await c.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
+  });
+}
+
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'comandas-bench-'));
   chmodSync(work, 0o755);
   const stoppers = [];
   let embedded;
+  let cleanup;
   let failed = false;
   try {
     let serverUrl = env.BENCH_DATABASE_URL;
@@ -270,12 +281,8 @@ async function main() {
         Number((await c.query('SHOW max_connections')).rows[0].max_connections),
       );
     }
-    await withClient(serverUrl, async (c) => {
-      const { rows } = await c.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
-        `${PREFIX}%`,
-      ]);
-      for (const { datname } of rows) await c.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
-    });
+    await dropBenchDatabases(serverUrl);
+    if (!embedded) cleanup = () => dropBenchDatabases(serverUrl);
 
     // pools sized so that every tenant's DataSource stays cached within max_connections
     const controlPool = 4;
@@ -467,6 +474,9 @@ async function main() {
     }
   } finally {
     for (const stop of stoppers) await stop().catch(() => undefined);
+    await cleanup?.().catch((error) =>
+      console.error(`Could not drop the bench databases: ${error}`),
+    );
     await embedded?.stop();
     rmSync(work, { recursive: true, force: true });
   }
