@@ -1,6 +1,7 @@
 import { RequestMethod, VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './common/config/app-config';
@@ -28,6 +29,23 @@ export async function createApp(
   );
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Security headers. No upgrade-insecure-requests: the service (and its Swagger UI) is served
+  // over plain HTTP on a restaurant's network or behind a TLS proxy that sets its own.
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    }),
+  );
+  const origins = config.CORS_ORIGINS.split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  if (origins.length > 0) {
+    app.enableCors({
+      origin: origins,
+      exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Retry-After', 'Location'],
+      maxAge: 600,
+    });
+  }
   // First of all: every request, whatever its path, gets its id (pino-http logs it).
   app.use((req: Request & { id?: string }, res: Response, next: NextFunction) => {
     req.id = assignRequestId(req, res);

@@ -6,7 +6,8 @@ import {
   RequestMethod,
   type ModuleMetadata,
 } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
@@ -17,6 +18,8 @@ import type { AppConfig } from './common/config/app-config';
 import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config/config.tokens';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { FeatureGuard } from './common/features/feature.guard';
+import { RateLimitGuard } from './common/http/rate-limit.guard';
+import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor';
 import { CONTROL_ENTITIES } from './database/control-entities';
 import type { DatabaseTarget } from './database/database-target';
 import { ComandasModule } from './comandas/comandas.module';
@@ -60,6 +63,12 @@ export class AppModule implements NestModule {
         }),
         // The CLS context is opened by TenantContextMiddleware (see there), not by a mounted middleware.
         ClsModule.forRoot({ global: true, middleware: { mount: false } }),
+        ThrottlerModule.forRoot({
+          throttlers: [
+            { ttl: config.RATE_LIMIT_WINDOW_MS, limit: Math.max(1, config.RATE_LIMIT_MAX) },
+          ],
+          skipIf: () => config.RATE_LIMIT_MAX === 0,
+        }),
         LoggerModule.forRoot({
           pinoHttp: withDestination(logDestination, {
             level: config.LOG_LEVEL,
@@ -105,9 +114,12 @@ export class AppModule implements NestModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: DATABASE_TARGET, useValue: target },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Order matters: a switched-off feature answers 404 before any tenant check.
+        // Order matters: a switched-off feature answers 404 before any other check (so a rate
+        // limit cannot reveal it), then the rate limit, then the tenant.
         { provide: APP_GUARD, useClass: FeatureGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
+        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
       ],
       exports: [APP_CONFIG, DATABASE_TARGET],
       global: true,

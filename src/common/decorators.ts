@@ -4,6 +4,7 @@ import type { TenantFeature } from '../tenancy/entities/tenant.entity';
 
 export const NO_TENANT = 'comandas:no-tenant';
 export const REQUIRES_FEATURE = 'comandas:requires-feature';
+export const LONG_RUNNING = 'comandas:long-running';
 
 /** The route serves no tenant (health, docs): no X-Tenant-ID is needed or read. */
 export const NoTenant = () => SetMetadata(NO_TENANT, true);
@@ -23,3 +24,6 @@ export const TenantScoped = () =>
  */
 export const RequiresFeature = (feature: TenantFeature) =>
   applyDecorators(SetMetadata(REQUIRES_FEATURE, feature), ApiExtension('x-feature', feature));
+
+/** The route may run longer than REQUEST_TIMEOUT_MS (file imports): no request timeout. */
+export const LongRunning = () => SetMetadata(LONG_RUNNING, true);

@@ -23,7 +23,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { NoTenant, TenantScoped } from '../common/decorators';
+import { LongRunning, NoTenant, TenantScoped } from '../common/decorators';
 import { ErrorBody } from '../common/errors/error-body.dto';
 import { AttendanceFilesService } from './attendance-files.service';
 import { DevicesService } from './devices.service';
@@ -78,6 +78,7 @@ export class AsistenciaImportController {
   constructor(private readonly files: AttendanceFilesService) {}
 
   @Post('import')
+  @LongRunning()
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file'), RemoveUploadInterceptor)
   @ApiOperation({

@@ -1,3 +1,4 @@
+import { SkipThrottle } from '@nestjs/throttler';
 import { Controller, Get, HttpStatus, Inject, Res, VERSION_NEUTRAL, Version } from '@nestjs/common';
 import {
   ApiOkResponse,
@@ -18,6 +19,7 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 @ApiTags('health')
 @NoTenant()
+@SkipThrottle()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -37,6 +37,7 @@ export class TenantCatalogService implements OnModuleDestroy {
       maxDataSources: config.TENANT_DATASOURCE_MAX,
       idleTimeoutMs: config.TENANT_IDLE_TIMEOUT_MS,
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     });
   }
 

@@ -9,6 +9,8 @@ export interface TenantDataSourceOptions {
   /** A DataSource unused for this long is closed (0: never). */
   idleTimeoutMs: number;
   connectTimeoutMs: number;
+  /** A statement running longer is cancelled by PostgreSQL (SQLSTATE 57014); 0: no limit. */
+  statementTimeoutMs: number;
 }
 
 export interface TenantConnectionTarget {
@@ -114,7 +116,7 @@ export class TenantDataSourceManager {
   }
 
   private create(target: TenantConnectionTarget): Entry {
-    const { poolMax, idleTimeoutMs, connectTimeoutMs } = this.options;
+    const { poolMax, idleTimeoutMs, connectTimeoutMs, statementTimeoutMs } = this.options;
     const dataSource = new DataSource({
       type: 'postgres',
       url: target.url,
@@ -128,6 +130,9 @@ export class TenantDataSourceManager {
         max: poolMax,
         // idle pool connections are closed sooner than the DataSource itself
         idleTimeoutMillis: idleTimeoutMs > 0 ? Math.min(idleTimeoutMs, 60_000) : 60_000,
+        // set on every connection of the pool (a startup parameter): no statement holds a
+        // tenant connection forever
+        ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
       },
     });
     const entry: Entry = {

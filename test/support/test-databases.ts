@@ -56,6 +56,7 @@ export class TestDatabases {
       DATABASE_URL: this.controlUrl,
       TENANT_DB_PREFIX: this.prefix,
       LOG_LEVEL: 'silent',
+      RATE_LIMIT_MAX: '0', // suites send many requests from one client; limits.e2e-spec turns it on
       TENANT_CACHE_TTL_MS: '0',
       DEMO_TENANT: 'false',
       ...overrides,

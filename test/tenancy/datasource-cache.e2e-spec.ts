@@ -29,6 +29,7 @@ describe('tenant DataSource cache', () => {
       maxDataSources: 10,
       idleTimeoutMs: 0,
       connectTimeoutMs: 3_000,
+      statementTimeoutMs: 0,
       ...options,
     });
     managers.push(m);
@@ -87,6 +88,21 @@ describe('tenant DataSource cache', () => {
     lease.release();
     await m.closeAll();
     expect(await connectionsOf('c2')).toBe(0);
+  });
+
+  it('cancels a statement that runs past the statement timeout, and only that one', async () => {
+    const m = manager({ statementTimeoutMs: 300 });
+    const lease = await m.acquire(target('c1'));
+    try {
+      const slow = await lease.dataSource.query('SELECT pg_sleep(2)').catch((e: unknown) => e);
+      expect(slow).toMatchObject({ driverError: { code: '57014' } });
+      const [setting] =
+        await lease.dataSource.query<{ statement_timeout: string }[]>('SHOW statement_timeout');
+      expect(setting.statement_timeout).toBe('300ms');
+      expect(await lease.dataSource.query('SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+    } finally {
+      lease.release();
+    }
   });
 
   it('evicts the least recently used DataSource past the cap', async () => {

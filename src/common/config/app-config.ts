@@ -153,6 +153,32 @@ export class AppConfig {
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'a size like 100kb or 1mb' })
   BODY_LIMIT = '1mb';
 
+  /** Requests a client may make to one tenant per RATE_LIMIT_WINDOW_MS (0: no limit). */
+  @EnvInt(0, 1_000_000)
+  RATE_LIMIT_MAX = 1_200;
+
+  /** The window of RATE_LIMIT_MAX, in milliseconds. */
+  @EnvInt(1_000, 3_600_000)
+  RATE_LIMIT_WINDOW_MS = 60_000;
+
+  /**
+   * Origins allowed to call the API from a browser, comma-separated
+   * (https://pos.example.com,http://localhost:5173); empty: no cross-origin calls.
+   */
+  @IsString({ message: 'comma-separated origins such as https://pos.example.com' })
+  @Matches(/^(|\s*https?:\/\/[^\s,/]+\s*(,\s*https?:\/\/[^\s,/]+\s*)*)$/, {
+    message: 'comma-separated origins such as https://pos.example.com (scheme://host[:port])',
+  })
+  CORS_ORIGINS = '';
+
+  /** A tenant database statement running longer is cancelled (503); 0: no limit. */
+  @EnvInt(0, 3_600_000)
+  DB_STATEMENT_TIMEOUT_MS = 30_000;
+
+  /** A request not answered in this time gets 503 REQUEST_TIMEOUT (imports excepted); 0: none. */
+  @EnvInt(0, 3_600_000)
+  REQUEST_TIMEOUT_MS = 60_000;
+
   /** A directory of extra device drivers (one sub-directory with a manifest.json each). */
   @IsOptional()
   @IsString({ message: 'a directory path' })
