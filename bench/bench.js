@@ -294,6 +294,8 @@ async function main() {
       TENANT_POOL_MAX: String(tenantPool),
       TENANT_DATASOURCE_MAX: String(TENANTS + 1),
       CONTROL_POOL_MAX: String(controlPool),
+      // the load comes from one client: a per-client limit would answer 429 to most of it
+      RATE_LIMIT_MAX: '0',
     };
     const cap = tenantPool * (TENANTS + 1) + controlPool;
     const cliEnv = {
