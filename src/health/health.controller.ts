@@ -31,7 +31,8 @@ export class HealthController {
   @Get()
   @Version(VERSION_NEUTRAL)
   @ApiOperation({
-    summary: 'Liveness and readiness: the service is up and its control database answers',
+    summary:
+      'Liveness and readiness: the control database answers (503 otherwise); tenant databases that do not answer are listed (degraded)',
   })
   @ApiOkResponse({ type: HealthReport })
   @ApiServiceUnavailableResponse({
@@ -52,11 +53,13 @@ export class HealthController {
     } catch {
       database = { status: 'down' };
     }
+    const tenantsDown = await this.catalog.dataSources.unreachable(PROBE_TIMEOUT_MS);
     const report: HealthReport = {
-      status: database.status === 'up' ? 'ok' : 'unavailable',
+      status: database.status !== 'up' ? 'unavailable' : tenantsDown.length > 0 ? 'degraded' : 'ok',
       database,
       embeddedDatabase: this.target.embedded,
       tenantDataSources: this.catalog.dataSources.size,
+      tenantsDown,
       uptimeSeconds: Math.round(process.uptime()),
     };
     if (database.status !== 'up') {

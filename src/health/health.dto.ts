@@ -9,8 +9,11 @@ export class DatabaseHealth {
 }
 
 export class HealthReport {
-  @ApiProperty({ enum: ['ok', 'unavailable'] })
-  status!: 'ok' | 'unavailable';
+  @ApiProperty({
+    enum: ['ok', 'degraded', 'unavailable'],
+    description: 'degraded: some tenant databases do not answer (the others are served)',
+  })
+  status!: 'ok' | 'degraded' | 'unavailable';
 
   @ApiProperty({ type: DatabaseHealth })
   database!: DatabaseHealth;
@@ -20,6 +23,13 @@ export class HealthReport {
 
   @ApiProperty({ description: 'Tenant DataSources open right now' })
   tenantDataSources!: number;
+
+  @ApiProperty({
+    type: [String],
+    description:
+      'Tenants whose database does not answer (of those in use since the start), e.g. during an outage',
+  })
+  tenantsDown!: string[];
 
   @ApiProperty()
   uptimeSeconds!: number;

@@ -46,6 +46,8 @@ export class TenantDataSourceManager {
   private readonly entries = new Map<string, Entry>();
   private readonly sweeper?: NodeJS.Timeout;
   private closed = false;
+  /** Tenants whose DataSource failed to open, until one opens again (health reports them). */
+  private readonly openFailures = new Set<string>();
 
   constructor(private readonly options: TenantDataSourceOptions) {
     if (options.idleTimeoutMs > 0) {
@@ -84,7 +86,11 @@ export class TenantDataSourceManager {
     entry.lastUsed = Date.now();
     const held = entry;
     try {
-      const dataSource = await held.ready;
+      const dataSource = await held.ready.catch((error: unknown) => {
+        this.openFailures.add(target.slug);
+        throw error;
+      });
+      this.openFailures.delete(target.slug);
       let released = false;
       return {
         dataSource,
@@ -98,6 +104,31 @@ export class TenantDataSourceManager {
       this.unref(held);
       throw error;
     }
+  }
+
+  /**
+   * The tenant databases that do not answer now: each cached DataSource runs SELECT 1 (at most
+   * `timeoutMs`), and the tenants whose DataSource failed to open since their last success.
+   * Tenants not used since the start are not known, hence not probed.
+   */
+  async unreachable(timeoutMs: number): Promise<string[]> {
+    const probes = [...this.entries].map(async ([slug, entry]) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      });
+      try {
+        await Promise.race([entry.ready.then((ds) => ds.query('SELECT 1')), deadline]);
+        return undefined;
+      } catch {
+        return slug;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    const down = new Set((await Promise.all(probes)).filter((s): s is string => s !== undefined));
+    for (const slug of this.openFailures) down.add(slug);
+    return [...down].sort();
   }
 
   /** Closes every DataSource (at shutdown). */
