@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { AppConfig } from '../common/config/app-config';
@@ -20,7 +20,7 @@ interface CachedTenant {
  * feature override made with the CLI takes effect within the TTL without a restart.
  */
 @Injectable()
-export class TenantCatalogService implements OnModuleDestroy {
+export class TenantCatalogService implements OnApplicationShutdown {
   private readonly tenants: Repository<Tenant>;
   private readonly cache = new Map<string, CachedTenant>();
   private readonly pending = new Map<string, Promise<Tenant | null>>();
@@ -93,7 +93,11 @@ export class TenantCatalogService implements OnModuleDestroy {
     else this.cache.clear();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Closes every tenant pool once the HTTP server has stopped and its requests are answered:
+   * Nest runs the shutdown hooks after closing the server, the destroy hooks before it.
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.dataSources.closeAll();
   }
 }
