@@ -1,22 +1,22 @@
 import { exportHeaderMismatch } from '../device-drivers.errors';
-import type { Modo, ParsedLine, RecordInput } from '../driver.types';
-import { columnsSchema, STATUS_MAP_SCHEMA, toPunch } from './punch-fields';
-import { ENCODINGS, readLines, type ExportEncoding } from './read-lines';
+import type { ParsedLine, RecordInput } from '../driver.types';
+import {
+  columnsSchema,
+  STATUS_MAP_SCHEMA,
+  toPunch,
+  type RecordFormatSettings,
+} from './punch-fields';
+import { ENCODINGS, readLines } from './read-lines';
 
 /**
  * CSV exports with a header row (attendance software, spreadsheets): the manifest maps logical
  * fields to header names (matched trimmed and case-insensitively). Quoted fields follow RFC 4180
  * ("a;b" and "say ""hi""") but a record is one line.
  */
-export interface CsvSettings {
+export interface CsvSettings extends RecordFormatSettings<string> {
+  /** Columns by header name; a comma separates them by default (a semicolon in many
+   * Spanish-locale exports); without a status map the status column holds entrada / salida. */
   format: 'csv';
-  /** Field separator, a comma by default (a semicolon in many Spanish-locale exports). */
-  delimiter?: string;
-  encoding?: ExportEncoding;
-  /** Logical field -> header name. */
-  columns: Record<string, string>;
-  /** Value of the status column -> modo; without it the column holds entrada / salida. */
-  statusMap?: Record<string, Modo>;
 }
 
 export const CSV_SETTINGS_SCHEMA = {

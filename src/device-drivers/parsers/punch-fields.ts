@@ -1,4 +1,5 @@
 import type { Modo, ParsedLine, PunchRecord } from '../driver.types';
+import type { ExportEncoding } from './read-lines';
 
 /**
  * The logical fields a driver's `columns` setting maps to the columns of its clock's records:
@@ -30,6 +31,15 @@ export function columnsSchema(column: object, example: string) {
 
 export interface PunchMapping {
   statusMap?: Record<string, Modo>;
+}
+
+/** The settings every record format shares; `TColumn` says how a column is named. */
+export interface RecordFormatSettings<TColumn> extends PunchMapping {
+  /** Field separator (one character). */
+  delimiter?: string;
+  encoding?: ExportEncoding;
+  /** Logical field -> column. */
+  columns: Record<string, TColumn>;
 }
 
 const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)$/;

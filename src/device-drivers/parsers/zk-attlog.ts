@@ -1,6 +1,11 @@
-import type { Modo, ParsedLine, RecordInput } from '../driver.types';
-import { columnsSchema, STATUS_MAP_SCHEMA, toPunch } from './punch-fields';
-import { ENCODINGS, readLines, type ExportEncoding } from './read-lines';
+import type { ParsedLine, RecordInput } from '../driver.types';
+import {
+  columnsSchema,
+  STATUS_MAP_SCHEMA,
+  toPunch,
+  type RecordFormatSettings,
+} from './punch-fields';
+import { ENCODINGS, readLines } from './read-lines';
 
 /**
  * ZKTeco attendance logs: the USB export `attlog.dat` and the ATTLOG lines a clock pushes
@@ -13,15 +18,10 @@ import { ENCODINGS, readLines, type ExportEncoding } from './read-lines';
  *
  * The column order differs between firmware and transports, so it comes from the manifest.
  */
-export interface ZkAttlogSettings {
+export interface ZkAttlogSettings extends RecordFormatSettings<number> {
+  /** Columns by 0-based index; a tab separates them by default; the status map turns the
+   * clock's status (0 check-in, 1 check-out, 4 overtime-in, 5 overtime-out ...) into modo. */
   format: 'zk-attlog';
-  /** Field separator, a tab by default. */
-  delimiter?: string;
-  encoding?: ExportEncoding;
-  /** Logical field -> 0-based column index. */
-  columns: Record<string, number>;
-  /** Clock status (0 check-in, 1 check-out, 4 overtime-in, 5 overtime-out ...) -> modo. */
-  statusMap?: Record<string, Modo>;
 }
 
 export const ZK_ATTLOG_SETTINGS_SCHEMA = {
