@@ -1,14 +1,9 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
-import { CONTROL_ENTITIES } from '../database/control-entities';
-import { ConfigValidationError, loadConfig } from '../common/config/app-config';
-import { openDatabase, type DatabaseHandle } from '../database/database-bootstrap';
-import { EmbeddedPostgresError } from '../database/embedded-postgres';
 import { redactUrl } from '../database/pg-url';
 import { Tenant } from '../tenancy/entities/tenant.entity';
-import { TenantAdmin, TenantAdminError } from '../tenancy/tenant-admin';
+import { TenantAdmin } from '../tenancy/tenant-admin';
+import { err, openControl, out, readCliConfig, runCli, UsageError } from './cli-support';
 
 const USAGE = `Usage: npm run tenant -- <command> [options]
 
@@ -27,17 +22,12 @@ Commands:
 Exit codes: 0 done, 1 failure (database unreachable, ...), 2 wrong usage or refused request.
 The database is DATABASE_URL, else the embedded PostgreSQL (shared with a running npm start).`;
 
-class UsageError extends Error {}
-
 interface Output {
   out(line: string): void;
   err(line: string): void;
 }
 
-const stdio: Output = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+const stdio: Output = { out, err };
 
 function requireSlug(positionals: string[], command: string): string {
   const slug = positionals[1];
@@ -169,25 +159,15 @@ async function execute(admin: TenantAdmin, argv: string[], io: Output): Promise<
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let database: DatabaseHandle | undefined;
-  let control: DataSource | undefined;
+runCli(USAGE, async () => {
+  const argv = process.argv.slice(2);
+  const config = readCliConfig();
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
+    stdio.out(USAGE);
+    return 0;
+  }
+  const { database, control } = await openControl(config);
   try {
-    const config = loadConfig(process.env);
-    if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
-      stdio.out(USAGE);
-      return 0;
-    }
-    database = await openDatabase(config, { log: (m) => stdio.err(m), allowShared: true });
-    control = new DataSource({
-      type: 'postgres',
-      url: database.target.controlUrl,
-      entities: CONTROL_ENTITIES,
-      poolSize: 2,
-      connectTimeoutMS: config.DB_CONNECT_TIMEOUT_MS,
-    });
-    await control.initialize();
     const admin = new TenantAdmin(control, {
       controlUrl: database.target.controlUrl,
       databasePrefix: config.TENANT_DB_PREFIX,
@@ -196,25 +176,8 @@ async function main(argv: string[]): Promise<number> {
     });
     await execute(admin, argv, stdio);
     return 0;
-  } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-      stdio.err(`${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (error instanceof TenantAdminError || error instanceof ConfigValidationError) {
-      stdio.err(error.message);
-      return 2;
-    }
-    if (error instanceof EmbeddedPostgresError) {
-      stdio.err(error.message);
-      return 1;
-    }
-    stdio.err(`Failed: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
   } finally {
-    await control?.destroy().catch(() => undefined);
-    await database?.close().catch(() => undefined);
+    await control.destroy().catch(() => undefined);
+    await database.close().catch(() => undefined);
   }
-}
-
-void main(process.argv.slice(2)).then((code) => process.exit(code));
+});
