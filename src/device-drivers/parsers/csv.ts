@@ -6,7 +6,7 @@ import {
   toPunch,
   type RecordFormatSettings,
 } from './punch-fields';
-import { ENCODINGS, readLines } from './read-lines';
+import { contentLines, ENCODINGS } from './read-lines';
 
 /**
  * CSV exports with a header row (attendance software, spreadsheets): the manifest maps logical
@@ -69,12 +69,11 @@ export function createCsvParser(settings: CsvSettings) {
 
   return async function* parseCsv(input: RecordInput): AsyncGenerator<ParsedLine> {
     let indexes: [field: string, index: number][] | undefined;
-    for await (const text of readLines(input, settings.encoding)) {
-      if (!('text' in text)) {
-        yield { kind: 'bad', line: text.line, reason: 'line too long' };
+    for await (const text of contentLines(input, settings.encoding)) {
+      if ('kind' in text) {
+        yield text;
         continue;
       }
-      if (text.text.trim() === '') continue;
       const cells = splitCsvLine(text.text, delimiter);
       if (!indexes) {
         // the first line that is not blank is the header

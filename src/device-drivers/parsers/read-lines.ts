@@ -1,3 +1,5 @@
+import type { ParsedLine } from '../driver.types';
+
 /** Longest line kept (characters); a longer one is reported as bad and its text dropped. */
 export const MAX_LINE_LENGTH = 65_536;
 
@@ -64,5 +66,19 @@ export async function* readLines(
     yield overflow || rest.length > maxLength + 1
       ? { line, tooLong: true }
       : { line, text: take(rest) };
+  }
+}
+
+/**
+ * The lines a record parser reads: blank ones skipped (their numbers still count), a line too
+ * long already turned into a bad line.
+ */
+export async function* contentLines(
+  input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+  encoding?: ExportEncoding,
+): AsyncGenerator<{ line: number; text: string } | Extract<ParsedLine, { kind: 'bad' }>> {
+  for await (const text of readLines(input, encoding)) {
+    if (!('text' in text)) yield { kind: 'bad', line: text.line, reason: 'line too long' };
+    else if (text.text.trim() !== '') yield text;
   }
 }

@@ -5,7 +5,7 @@ import {
   toPunch,
   type RecordFormatSettings,
 } from './punch-fields';
-import { ENCODINGS, readLines } from './read-lines';
+import { contentLines, ENCODINGS } from './read-lines';
 
 /**
  * ZKTeco attendance logs: the USB export `attlog.dat` and the ATTLOG lines a clock pushes
@@ -42,12 +42,11 @@ export function createZkAttlogParser(settings: ZkAttlogSettings) {
   const describe = (field: string) => `${field} (column ${settings.columns[field] + 1})`;
 
   return async function* parseZkAttlog(input: RecordInput): AsyncGenerator<ParsedLine> {
-    for await (const text of readLines(input, settings.encoding)) {
-      if (!('text' in text)) {
-        yield { kind: 'bad', line: text.line, reason: 'line too long' };
+    for await (const text of contentLines(input, settings.encoding)) {
+      if ('kind' in text) {
+        yield text;
         continue;
       }
-      if (text.text.trim() === '') continue;
       const cells = text.text.split(delimiter);
       const values: Record<string, string | undefined> = {};
       for (const [field, index] of columns) values[field] = cells[index]?.trim();
