@@ -22,6 +22,9 @@ import { RateLimitGuard } from './common/http/rate-limit.guard';
 import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor';
 import { CONTROL_ENTITIES } from './database/control-entities';
 import type { DatabaseTarget } from './database/database-target';
+import { AuthModule } from './auth/auth.module';
+import { AuthenticationGuard } from './auth/authentication.guard';
+import { PermissionGuard } from './auth/permission.guard';
 import { ComandasModule } from './comandas/comandas.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
@@ -103,6 +106,7 @@ export class AppModule implements NestModule {
           }),
         }),
         TenancyModule,
+        AuthModule,
         HealthModule,
         ComandasModule,
         GenericTablesModule,
@@ -115,10 +119,13 @@ export class AppModule implements NestModule {
         { provide: DATABASE_TARGET, useValue: target },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Order matters: a switched-off feature answers 404 before any other check (so a rate
-        // limit cannot reveal it), then the rate limit, then the tenant.
+        // limit cannot reveal it), then the rate limit, the token (401 before anything about
+        // the tenant is told), the tenant, and last the user's roles in the tenant's database.
         { provide: APP_GUARD, useClass: FeatureGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: AuthenticationGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
+        { provide: APP_GUARD, useClass: PermissionGuard },
         { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
       ],
       exports: [APP_CONFIG, DATABASE_TARGET],

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { createApp } from './app.factory';
+import { loadTokenKeys } from './auth/token-keys';
 import { ConfigValidationError, loadConfig, type AppConfig } from './common/config/app-config';
 import { openDatabase, type DatabaseHandle } from './database/database-bootstrap';
 import { ensureDemoTenant } from './database/demo/demo-tenant';
@@ -13,7 +14,10 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 function readConfig(): AppConfig {
   if (existsSync('.env')) process.loadEnvFile('.env');
   try {
-    return loadConfig(process.env);
+    const config = loadConfig(process.env);
+    // A bad key file stops the start here, like any bad variable, before the database starts.
+    if (config.AUTH_MODE === 'jwt') loadTokenKeys(config);
+    return config;
   } catch (error) {
     if (error instanceof ConfigValidationError) {
       process.stderr.write(

@@ -1,15 +1,12 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import { AppModule } from '../app.module';
-import { openDatabase } from '../database/database-bootstrap';
 import { AttendanceFilesService } from '../device-drivers/attendance-files.service';
 import type { ImportSummary } from '../device-drivers/attendance-importer';
 import { TenantContext } from '../tenancy/tenant-context';
-import { err, out, readCliConfig, runCli, UsageError } from './cli-support';
+import { withAppContext } from './app-context';
+import { out, readCliConfig, runCli, UsageError } from './cli-support';
 
 const USAGE = `Usage: npm run asistencia:import -- --tenant <slug> --driver <name> --file <path> [--json]
 
@@ -71,40 +68,25 @@ runCli(USAGE, async () => {
   if (!info?.isFile()) throw new UsageError(`${file} is not a readable file`);
 
   const config = readCliConfig();
-  const database = await openDatabase(config, { log: err, allowShared: true });
-  try {
-    const app = await NestFactory.createApplicationContext(
-      AppModule.forRoot({
-        config: { ...config, LOG_LEVEL: config.LOG_LEVEL === 'silent' ? 'silent' : 'warn' },
-        target: database.target,
-        logDestination: pino.destination(2),
-      }),
-      { logger: ['error', 'warn'], abortOnError: false },
-    );
-    try {
-      const tty = process.stderr.isTTY === true;
-      const draw = (summary: ImportSummary, bytes: number) =>
-        process.stderr.write(
-          `\r${progressBar(bytes, info.size)}  ${summary.read} lines, ${summary.inserted} new`,
-        );
-      const summary = await app
-        .get(TenantContext)
-        .run(tenant, () =>
-          app
-            .get(AttendanceFilesService)
-            .importFile(file, driver, basename(file), tty ? draw : undefined),
-        );
-      if (tty) {
-        draw(summary, info.size);
-        process.stderr.write('\n');
-      }
-      if (values.json) out(JSON.stringify(summary, null, 2));
-      else report(summary).forEach((line) => out(line));
-      return 0;
-    } finally {
-      await app.close();
+  return withAppContext(config, async (app) => {
+    const tty = process.stderr.isTTY === true;
+    const draw = (summary: ImportSummary, bytes: number) =>
+      process.stderr.write(
+        `\r${progressBar(bytes, info.size)}  ${summary.read} lines, ${summary.inserted} new`,
+      );
+    const summary = await app
+      .get(TenantContext)
+      .run(tenant, () =>
+        app
+          .get(AttendanceFilesService)
+          .importFile(file, driver, basename(file), tty ? draw : undefined),
+      );
+    if (tty) {
+      draw(summary, info.size);
+      process.stderr.write('\n');
     }
-  } finally {
-    await database.close();
-  }
+    if (values.json) out(JSON.stringify(summary, null, 2));
+    else report(summary).forEach((line) => out(line));
+    return 0;
+  });
 });

@@ -25,11 +25,13 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
+import type { Permission } from '../auth/permissions';
 import { TenantScoped } from '../common/decorators';
 import { etagOf, parseIfMatch } from '../common/http/etag';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
-import { ComandasService, UNKNOWN_ACTOR } from './comandas.service';
+import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
   DeleteComandaBody,
@@ -62,6 +64,17 @@ const badInput = {
   description: 'VALIDATION_FAILED, INVALID_ID, TENANT_REQUIRED, ...',
 };
 
+/**
+ * PUT /comandas/:id needs what its action does: closing and reopening are the cashier's,
+ * restoring a deleted comanda the admin's, a change of fields the waiter's.
+ */
+export function permissionForUpdate(request: Request): Permission {
+  const action = (request.body as { action?: unknown } | undefined)?.action;
+  if (action === 'cerrar' || action === 'abrir') return 'comandas:close';
+  if (action === 'restaurar') return 'comandas:delete';
+  return 'comandas:write';
+}
+
 /** Sends the comanda with its version as ETag. */
 function withEtag(res: Response, comanda: ComandaDetail): ComandaDetail {
   res.setHeader('ETag', etagOf(comanda.version));
@@ -70,6 +83,7 @@ function withEtag(res: Response, comanda: ComandaDetail): ComandaDetail {
 
 @ApiTags('comandas')
 @TenantScoped()
+@RequirePermission('comandas:read')
 @Controller('comandas')
 export class ComandasController {
   constructor(private readonly comandas: ComandasService) {}
@@ -91,6 +105,7 @@ export class ComandasController {
   }
 
   @Post()
+  @RequirePermission('comandas:write')
   @ApiOperation({ summary: 'Open a comanda (optionally with its first lines)' })
   @ApiCreatedResponse({ type: ComandaDetail })
   @ApiBadRequestResponse({
@@ -98,8 +113,12 @@ export class ComandasController {
     description:
       'VALIDATION_FAILED, PRODUCT_NOT_FOUND, PRODUCT_INACTIVE, 23503 (unknown table, waiter or customer)',
   })
-  async create(@Body() body: CreateComandaBody, @Res({ passthrough: true }) res: Response) {
-    const comanda = await this.comandas.create(body, UNKNOWN_ACTOR);
+  async create(
+    @Body() body: CreateComandaBody,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const comanda = await this.comandas.create(body, actor);
     res.setHeader('Location', `${res.req.baseUrl}${res.req.path}/${comanda.id_comanda}`);
     return withEtag(res, comanda);
   }
@@ -117,6 +136,10 @@ export class ComandasController {
   }
 
   @Put(':id')
+  @RequirePermission(
+    permissionForUpdate,
+    'comandas:close (cerrar, abrir), comandas:delete (restaurar), comandas:write (fields)',
+  )
   @ApiOperation({
     summary: 'Transition (abrir, cerrar, restaurar) or partial change of an open comanda',
     description:
@@ -141,15 +164,14 @@ export class ComandasController {
     @Param('id', ParseIdPipe) id: number,
     @Body() body: UpdateComandaBody,
     @Headers('if-match') ifMatch: string | undefined,
+    @CurrentActor() actor: Actor,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return withEtag(
-      res,
-      await this.comandas.update(id, body, parseIfMatch(ifMatch), UNKNOWN_ACTOR),
-    );
+    return withEtag(res, await this.comandas.update(id, body, parseIfMatch(ifMatch), actor));
   }
 
   @Delete(':id')
+  @RequirePermission('comandas:delete')
   @ApiOperation({
     summary: 'Logical delete: the row is kept with eliminada = true',
     description:
@@ -167,13 +189,11 @@ export class ComandasController {
     @Body() body: DeleteComandaBody,
     @Query() query: DeleteComandaBody,
     @Headers('if-match') ifMatch: string | undefined,
+    @CurrentActor() actor: Actor,
     @Res({ passthrough: true }) res: Response,
   ) {
     const motivo = body.motivo ?? query.motivo ?? null;
-    return withEtag(
-      res,
-      await this.comandas.remove(id, motivo, parseIfMatch(ifMatch), UNKNOWN_ACTOR),
-    );
+    return withEtag(res, await this.comandas.remove(id, motivo, parseIfMatch(ifMatch), actor));
   }
 
   @Get(':id/eventos')
@@ -185,6 +205,7 @@ export class ComandasController {
   }
 
   @Post(':id/items')
+  @RequirePermission('comandas:write')
   @ApiOperation({ summary: 'Add a line to an open comanda, at the product price of now' })
   @ApiHeader(IF_MATCH)
   @ApiCreatedResponse({ type: ComandaDetail })
@@ -202,15 +223,14 @@ export class ComandasController {
     @Param('id', ParseIdPipe) id: number,
     @Body() item: ItemInput,
     @Headers('if-match') ifMatch: string | undefined,
+    @CurrentActor() actor: Actor,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return withEtag(
-      res,
-      await this.comandas.addItem(id, item, parseIfMatch(ifMatch), UNKNOWN_ACTOR),
-    );
+    return withEtag(res, await this.comandas.addItem(id, item, parseIfMatch(ifMatch), actor));
   }
 
   @Patch(':id/items/:itemId')
+  @RequirePermission('comandas:write')
   @ApiOperation({ summary: 'Change the quantity or note of a line of an open comanda' })
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: ComandaDetail })
@@ -225,15 +245,17 @@ export class ComandasController {
     @Param('itemId', ParseIdPipe) itemId: number,
     @Body() change: ItemChange,
     @Headers('if-match') ifMatch: string | undefined,
+    @CurrentActor() actor: Actor,
     @Res({ passthrough: true }) res: Response,
   ) {
     return withEtag(
       res,
-      await this.comandas.changeItem(id, itemId, change, parseIfMatch(ifMatch), UNKNOWN_ACTOR),
+      await this.comandas.changeItem(id, itemId, change, parseIfMatch(ifMatch), actor),
     );
   }
 
   @Delete(':id/items/:itemId')
+  @RequirePermission('comandas:write')
   @HttpCode(200)
   @ApiOperation({ summary: 'Remove a line from an open comanda' })
   @ApiHeader(IF_MATCH)
@@ -248,11 +270,9 @@ export class ComandasController {
     @Param('id', ParseIdPipe) id: number,
     @Param('itemId', ParseIdPipe) itemId: number,
     @Headers('if-match') ifMatch: string | undefined,
+    @CurrentActor() actor: Actor,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return withEtag(
-      res,
-      await this.comandas.removeItem(id, itemId, parseIfMatch(ifMatch), UNKNOWN_ACTOR),
-    );
+    return withEtag(res, await this.comandas.removeItem(id, itemId, parseIfMatch(ifMatch), actor));
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Actor } from '../auth/auth.decorators';
 import { StaleVersionError } from '../common/http/etag';
 import { TenantContext } from '../tenancy/tenant-context';
 import { stateOf, transition, type ComandaAction } from './comanda-state';
@@ -28,13 +29,6 @@ import {
 } from './dto/comanda-input.dto';
 import type { ComandaDetail, ComandaEvento, ComandaSummary } from './dto/comanda-output.dto';
 import { LIST_LIMIT_DEFAULT, type ListComandasQuery } from './dto/list-comandas.query';
-
-/** Who does something, when known (the token subject once authentication is on). */
-export interface Actor {
-  id_usuario: number | null;
-}
-
-export const UNKNOWN_ACTOR: Actor = { id_usuario: null };
 
 /** What an audit event records about a comanda before and after a transition. */
 function snapshot(c: LockedComanda) {
@@ -95,8 +89,10 @@ export class ComandasService {
   async create(body: CreateComandaBody, actor: Actor): Promise<ComandaDetail> {
     return this.repository.transaction(async (tx) => {
       const fields = pickFields(body);
-      const id = await this.repository.insert(tx, fields);
+      // The waiter is the one named, else whoever opens it (the token's user).
       const waiter = (fields.id_usuario as number | undefined) ?? actor.id_usuario;
+      if (waiter !== null) fields.id_usuario = waiter;
+      const id = await this.repository.insert(tx, fields);
       const lines = await this.addLines(tx, id, body.items ?? [], waiter);
       const created = await this.repository.refreshTotal(tx, id);
       await this.repository.audit(tx, {

@@ -1,3 +1,4 @@
+import { Public, RequirePermission } from '../auth/auth.decorators';
 import {
   Body,
   Controller,
@@ -73,6 +74,7 @@ export class DeviceDriversController {
 
 @ApiTags('device drivers')
 @TenantScoped()
+@RequirePermission('asistencia:import')
 @Controller('asistencia')
 export class AsistenciaImportController {
   constructor(private readonly files: AttendanceFilesService) {}
@@ -122,6 +124,7 @@ export class AsistenciaImportController {
  */
 @ApiExcludeController()
 @NoTenant()
+@Public()
 @Controller('iclock')
 export class IclockController {
   constructor(private readonly devices: DevicesService) {}

@@ -8,6 +8,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/auth.decorators';
 import { RequiresFeature, TenantScoped } from '../common/decorators';
 import { ErrorBody } from '../common/errors/error-body.dto';
 import { GenericTablesService } from './generic-tables.service';
@@ -22,6 +23,7 @@ const invalidName = {
 @ApiTags('generic tables')
 @TenantScoped()
 @RequiresFeature('genericTables')
+@RequirePermission('tables:access')
 @Controller()
 export class GenericTablesController {
   constructor(private readonly service: GenericTablesService) {}

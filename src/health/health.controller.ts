@@ -1,4 +1,5 @@
 import { SkipThrottle } from '@nestjs/throttler';
+import { Public } from '../auth/auth.decorators';
 import { Controller, Get, HttpStatus, Inject, Res, VERSION_NEUTRAL, Version } from '@nestjs/common';
 import {
   ApiOkResponse,
@@ -19,6 +20,7 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 @ApiTags('health')
 @NoTenant()
+@Public()
 @SkipThrottle()
 @Controller('health')
 export class HealthController {

@@ -7,6 +7,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/auth.decorators';
 import { RequiresFeature, TenantScoped } from '../common/decorators';
 import { ErrorBody } from '../common/errors/error-body.dto';
 import { ParseInt4IdPipe } from '../common/http/parse-id.pipe';
@@ -31,6 +32,7 @@ const object = (example: Record<string, unknown>) => ({ schema: { type: 'object'
 @ApiTags('rpc')
 @TenantScoped()
 @RequiresFeature('rpc')
+@RequirePermission('rpc:call')
 @Controller('rpc')
 export class RpcController {
   constructor(private readonly rpc: RpcService) {}

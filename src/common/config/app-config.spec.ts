@@ -108,6 +108,43 @@ describe('loadConfig', () => {
     expect(config.CORS_ORIGINS).toBe('https://pos.example.com, http://localhost:5173');
   });
 
+  describe('authentication switches', () => {
+    const secret = 'a-development-secret-of-32-chars!';
+
+    it('is off by default, and jwt needs a secret or a public key file', () => {
+      expect(loadConfig({})).toMatchObject({ AUTH_MODE: 'off', AUTH_ALLOW_ANONYMOUS: false });
+      expect(problemsOf({ AUTH_MODE: 'jwt' })).toEqual([
+        'AUTH_MODE=jwt needs AUTH_JWT_SECRET (HS256) or AUTH_JWT_PUBLIC_KEY_FILE (RS256), or both',
+      ]);
+      expect(loadConfig({ AUTH_MODE: 'JWT', AUTH_JWT_SECRET: secret }).AUTH_MODE).toBe('jwt');
+      expect(loadConfig({ AUTH_MODE: 'jwt', AUTH_JWT_PUBLIC_KEY_FILE: 'keys.pem' })).toMatchObject({
+        AUTH_JWT_PUBLIC_KEY_FILE: 'keys.pem',
+        AUTH_JWT_SECRET: undefined,
+      });
+    });
+
+    it('refuses a secret shorter than 32 characters and unknown modes', () => {
+      expect(problemsOf({ AUTH_MODE: 'jwt', AUTH_JWT_SECRET: 'short' })).toEqual([
+        'AUTH_JWT_SECRET must be a secret of at least 32 characters (got "short")',
+      ]);
+      expect(problemsOf({ AUTH_MODE: 'basic' })).toEqual([
+        'AUTH_MODE must be one of: off, jwt (got "basic")',
+      ]);
+    });
+
+    it('refuses to run anonymous in production unless told so explicitly', () => {
+      const [problem] = problemsOf({ NODE_ENV: 'production' });
+      expect(problem).toContain('AUTH_MODE=off with NODE_ENV=production would answer anyone');
+      expect(problemsOf({ NODE_ENV: 'production', AUTH_ALLOW_ANONYMOUS: 'false' })).toHaveLength(1);
+      expect(problemsOf({ NODE_ENV: 'production', AUTH_ALLOW_ANONYMOUS: 'true' })).toEqual([]);
+      expect(
+        problemsOf({ NODE_ENV: 'production', AUTH_MODE: 'jwt', AUTH_JWT_SECRET: secret }),
+      ).toEqual([]);
+      // development and test stay anonymous by default
+      expect(problemsOf({ NODE_ENV: 'development' })).toEqual([]);
+    });
+  });
+
   it('lists every bad variable at once', () => {
     expect(
       problemsOf({ PORT: 'x', FEATURE_RPC: 'maybe', LOG_LEVEL: 'x' }).map((p) => p.split(' ')[0]),

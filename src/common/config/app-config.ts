@@ -9,6 +9,7 @@ import {
   Matches,
   Max,
   Min,
+  MinLength,
   validateSync,
   ValidationError,
 } from 'class-validator';
@@ -66,6 +67,9 @@ function isTimeZone(value: string): boolean {
     return false;
   }
 }
+
+export const AUTH_MODES = ['off', 'jwt'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -192,6 +196,28 @@ export class AppConfig {
   @EnvInt(1_024, 2_147_483_647)
   UPLOAD_MAX_BYTES = 104_857_600;
 
+  /**
+   * off: no credentials asked (refused with NODE_ENV=production unless AUTH_ALLOW_ANONYMOUS);
+   * jwt: every API route but health needs a Bearer token (DESIGN §9, docs/security.md).
+   */
+  @EnvEnum(AUTH_MODES)
+  AUTH_MODE: AuthMode = 'off';
+
+  /** With NODE_ENV=production, AUTH_MODE=off starts only when this is true. */
+  @EnvBool()
+  AUTH_ALLOW_ANONYMOUS = false;
+
+  /** Shared secret of HS256 tokens (at least 32 characters). */
+  @IsOptional()
+  @IsString({ message: 'a secret of at least 32 characters' })
+  @MinLength(32, { message: 'a secret of at least 32 characters' })
+  AUTH_JWT_SECRET?: string = undefined;
+
+  /** Public key of RS256 tokens: a PEM file (public key or certificate) or a JWKS file. */
+  @IsOptional()
+  @IsString({ message: 'a file path' })
+  AUTH_JWT_PUBLIC_KEY_FILE?: string = undefined;
+
   /** IANA time zone given to new tenants (business dates, day boundaries). */
   @IsString({ message: 'an IANA time zone such as America/Lima or UTC' })
   @Matches(/\S/, { message: 'an IANA time zone such as America/Lima or UTC' })
@@ -239,8 +265,29 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       )})`,
     );
   }
+  problems.push(...authProblems(config, raw));
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
+}
+
+/** The rules between the AUTH_* variables (each one alone is checked by its decorators). */
+function authProblems(config: AppConfig, raw: Record<string, string>): string[] {
+  if (config.AUTH_MODE === 'jwt' && !raw.AUTH_JWT_SECRET && !raw.AUTH_JWT_PUBLIC_KEY_FILE) {
+    return [
+      'AUTH_MODE=jwt needs AUTH_JWT_SECRET (HS256) or AUTH_JWT_PUBLIC_KEY_FILE (RS256), or both',
+    ];
+  }
+  if (
+    config.NODE_ENV === 'production' &&
+    config.AUTH_MODE === 'off' &&
+    !config.AUTH_ALLOW_ANONYMOUS
+  ) {
+    return [
+      'AUTH_MODE=off with NODE_ENV=production would answer anyone: set AUTH_MODE=jwt, or ' +
+        'AUTH_ALLOW_ANONYMOUS=true if a gateway in front authenticates every request',
+    ];
+  }
+  return [];
 }
 
 export { isTimeZone };

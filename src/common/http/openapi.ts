@@ -28,6 +28,16 @@ function markDisabledFeatures(document: OpenAPIObject, config: AppConfig): void 
   }
 }
 
+/** Routes marked @Public() ask for no token (the document requires one everywhere else). */
+function markPublicOperations(document: OpenAPIObject): void {
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path)) {
+      if (typeof operation === 'object' && operation !== null && 'x-public' in operation)
+        (operation as { security?: unknown[] }).security = [];
+    }
+  }
+}
+
 /** OpenAPI document at /api/docs-json and Swagger UI at /api/docs. */
 export function setupOpenApi(app: INestApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -38,9 +48,20 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): OpenAPIO
         '{ "error": "<message>", "code": "<MACHINE_CODE or SQLSTATE>", "detail"?: ... }.',
     )
     .setVersion('v1')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: `AUTH_MODE=jwt (now ${config.AUTH_MODE}): a token from \`npm run token\``,
+      },
+      'bearer',
+    )
+    .addSecurityRequirements('bearer')
     .build();
   const document = SwaggerModule.createDocument(app, builder);
   markDisabledFeatures(document, config);
+  markPublicOperations(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
   return document;
 }

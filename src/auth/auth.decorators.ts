@@ -1,0 +1,69 @@
+import {
+  applyDecorators,
+  createParamDecorator,
+  SetMetadata,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { ErrorBody } from '../common/errors/error-body.dto';
+import type { Permission } from './permissions';
+
+export const IS_PUBLIC = 'comandas:public';
+export const REQUIRED_PERMISSION = 'comandas:permission';
+
+/** The authenticated caller, set on the request by the authentication guard. */
+export interface AuthenticatedUser {
+  /** The token subject: id_usuario in the tenant database. */
+  id_usuario: number;
+  /** The tenant claim of the token. */
+  tenant: string;
+  /** Role names from usua_roles (filled by the permission guard on tenant routes). */
+  roles: string[];
+}
+
+export type RequestWithUser = Request & { user?: AuthenticatedUser };
+
+/** Who does something, for audit entries: the token subject, or null without authentication. */
+export interface Actor {
+  id_usuario: number | null;
+}
+
+export const ANONYMOUS_ACTOR: Actor = { id_usuario: null };
+
+/** Picks the permission a request needs from the request itself (e.g. a body's action). */
+export type PermissionResolver = (request: Request) => Permission;
+
+/**
+ * The route needs no user token even with AUTH_MODE=jwt (health; time clocks, which are
+ * authenticated by their registered serial).
+ */
+export const Public = () =>
+  applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension('x-public', true));
+
+/**
+ * The permission a route needs (docs/security.md). A tenant route without one is open to every
+ * active user of the tenant. Class-level on a controller, overridable per handler.
+ */
+export const RequirePermission = (
+  permission: Permission | PermissionResolver,
+  describe: string = typeof permission === 'string' ? permission : 'depends on the request',
+) =>
+  applyDecorators(
+    SetMetadata(REQUIRED_PERMISSION, permission),
+    ApiExtension('x-permission', describe),
+    ApiUnauthorizedResponse({
+      type: ErrorBody,
+      description: 'UNAUTHENTICATED (AUTH_MODE=jwt): no, expired or invalid token',
+    }),
+    ApiForbiddenResponse({
+      type: ErrorBody,
+      description: `FORBIDDEN (the user's roles lack "${describe}") or TENANT_MISMATCH`,
+    }),
+  );
+
+/** The actor of the request for audit entries. */
+export const CurrentActor = createParamDecorator((_: unknown, context: ExecutionContext): Actor => {
+  const user = context.switchToHttp().getRequest<RequestWithUser>().user;
+  return user ? { id_usuario: user.id_usuario } : ANONYMOUS_ACTOR;
+});

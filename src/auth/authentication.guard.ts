@@ -1,0 +1,40 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { AppConfig } from '../common/config/app-config';
+import { APP_CONFIG } from '../common/config/config.tokens';
+import { TENANT_HEADER } from '../tenancy/tenancy.errors';
+import { isTenantSlug } from '../tenancy/tenant-slug';
+import { tenantMismatch } from './auth.errors';
+import { IS_PUBLIC, type RequestWithUser } from './auth.decorators';
+import { bearerToken, TokenVerifier } from './token-verifier';
+
+/**
+ * With AUTH_MODE=jwt, every route not marked `@Public()` needs a valid Bearer token (401
+ * UNAUTHENTICATED), issued for the requested tenant (403 TENANT_MISMATCH). Runs before the
+ * tenant guard, so a caller without a token learns nothing about which tenants exist.
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly verifier: TokenVerifier,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (this.config.AUTH_MODE === 'off' || context.getType() !== 'http') return true;
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<RequestWithUser>();
+    const claims = this.verifier.verify(bearerToken(request.headers.authorization));
+    // A missing or malformed header is the tenant guard's 400 (TENANT_REQUIRED / _INVALID).
+    const requested = request.headers[TENANT_HEADER];
+    if (typeof requested === 'string' && isTenantSlug(requested) && requested !== claims.tenant)
+      throw tenantMismatch(claims.tenant, requested);
+    request.user = { id_usuario: claims.userId, tenant: claims.tenant, roles: [] };
+    return true;
+  }
+}

@@ -1,0 +1,32 @@
+import { PERMISSIONS, permissionsOf, rolesAllow, ROLE_NAMES } from './permissions';
+
+describe('permission matrix', () => {
+  it('gives each role what docs/security.md says', () => {
+    const table = Object.fromEntries(ROLE_NAMES.map((role) => [role, permissionsOf([role])]));
+    expect(table).toEqual({
+      admin: [...PERMISSIONS],
+      cajero: ['comandas:read', 'comandas:close'],
+      mozo: ['comandas:read', 'comandas:write'],
+      cocina: ['comandas:read'],
+    });
+  });
+
+  it('adds up the roles of a user holding several', () => {
+    expect(permissionsOf(['cajero', 'mozo'])).toEqual([
+      'comandas:read',
+      'comandas:write',
+      'comandas:close',
+    ]);
+  });
+
+  it('matches role names as stored, whatever their case and surrounding spaces', () => {
+    expect(rolesAllow([' Cajero '], 'comandas:close')).toBe(true);
+    expect(rolesAllow(['ADMIN'], 'rpc:call')).toBe(true);
+  });
+
+  it('gives nothing to an unknown role or to no role', () => {
+    expect(permissionsOf(['gerente', 'mozos'])).toEqual([]);
+    expect(permissionsOf([])).toEqual([]);
+    expect(rolesAllow(['cocina'], 'comandas:write')).toBe(false);
+  });
+});

@@ -1,0 +1,124 @@
+import type { KeyObject } from 'node:crypto';
+import {
+  decode,
+  JsonWebTokenError,
+  NotBeforeError,
+  TokenExpiredError,
+  verify,
+  type Jwt,
+  type JwtPayload,
+} from 'jsonwebtoken';
+import { isTenantSlug } from '../tenancy/tenant-slug';
+import { unauthenticated } from './auth.errors';
+import type { TokenKeys } from './token-keys';
+
+/** What a verified token says (DESIGN §9). */
+export interface TokenClaims {
+  /** `sub`: the user's id_usuario in the tenant database. */
+  userId: number;
+  /** `tenant`: the slug of the tenant the token was issued for. */
+  tenant: string;
+  /** `exp`, in seconds since the epoch. */
+  expiresAt: number;
+}
+
+const MAX_INT4 = 2_147_483_647;
+
+function userIdOf(sub: unknown): number | undefined {
+  const text = typeof sub === 'number' ? String(sub) : sub;
+  if (typeof text !== 'string' || !/^[1-9]\d{0,9}$/.test(text)) return undefined;
+  const id = Number(text);
+  return id <= MAX_INT4 ? id : undefined;
+}
+
+/** Reads `Authorization: Bearer <token>`; anything else is a 401. */
+export function bearerToken(header: string | undefined): string {
+  if (header === undefined || header.trim() === '')
+    throw unauthenticated('missing', 'Authentication required: send Authorization: Bearer <token>');
+  const match = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)\s*$/i.exec(header);
+  if (!match) throw unauthenticated('malformed', 'The Authorization header must be "Bearer <JWT>"');
+  return match[1];
+}
+
+/**
+ * Verifies tokens with the configured keys: HS256 with the shared secret, RS256 with the
+ * public key(s). The algorithm a token names picks the key kind, and only that algorithm is
+ * accepted for it, so an HS256 token can never be checked against a public key.
+ */
+export class TokenVerifier {
+  constructor(private readonly keys: TokenKeys) {}
+
+  verify(token: string): TokenClaims {
+    let decoded: Jwt | null = null;
+    try {
+      decoded = decode(token, { complete: true });
+    } catch {
+      // a header or payload that is not JSON
+    }
+    if (!decoded || typeof decoded.payload !== 'object')
+      throw unauthenticated('malformed', 'The token is not a readable JWT');
+    const { alg, kid } = decoded.header;
+    const key = this.keyFor(alg, kid);
+    let payload: JwtPayload;
+    try {
+      payload = verify(token, key, { algorithms: [alg as 'HS256' | 'RS256'] }) as JwtPayload;
+    } catch (error) {
+      throw this.translate(error);
+    }
+    if (typeof payload.exp !== 'number')
+      throw unauthenticated('invalid_claims', 'The token has no expiry (exp)');
+    const userId = userIdOf(payload.sub);
+    if (userId === undefined)
+      throw unauthenticated('invalid_claims', 'The token subject (sub) must be a user id');
+    const tenant = (payload as { tenant?: unknown }).tenant;
+    if (typeof tenant !== 'string' || !isTenantSlug(tenant))
+      throw unauthenticated('invalid_claims', 'The token has no tenant claim (a tenant slug)');
+    return { userId, tenant, expiresAt: payload.exp };
+  }
+
+  private keyFor(alg: string, kid: string | undefined): string | KeyObject {
+    if (alg === 'HS256' && this.keys.secret) return this.keys.secret;
+    if (alg === 'RS256') {
+      if (kid !== undefined) {
+        const key = this.keys.rsaByKid.get(kid);
+        if (key) return key;
+        if (this.keys.rsaByKid.size > 0 || this.keys.rsaUnnamed.length > 0)
+          throw unauthenticated('unknown_key', `No key with id "${kid}" verifies tokens here`);
+      } else if (this.keys.rsaUnnamed.length + this.keys.rsaByKid.size === 1) {
+        return this.keys.rsaUnnamed[0] ?? [...this.keys.rsaByKid.values()][0];
+      } else if (this.keys.rsaUnnamed.length + this.keys.rsaByKid.size > 1) {
+        throw unauthenticated(
+          'unknown_key',
+          'The token names no key id (kid) and several keys are configured',
+        );
+      }
+    }
+    const accepted = [this.keys.secret ? 'HS256' : '', this.hasRsa() ? 'RS256' : '']
+      .filter(Boolean)
+      .join(' or ');
+    throw unauthenticated(
+      'unsupported_algorithm',
+      `Tokens signed with ${alg} are not accepted (accepted: ${accepted})`,
+    );
+  }
+
+  private hasRsa(): boolean {
+    return this.keys.rsaByKid.size + this.keys.rsaUnnamed.length > 0;
+  }
+
+  private translate(error: unknown) {
+    if (error instanceof TokenExpiredError)
+      return unauthenticated('expired', `The token expired at ${error.expiredAt.toISOString()}`);
+    if (error instanceof NotBeforeError)
+      return unauthenticated(
+        'not_yet_valid',
+        `The token is not valid before ${error.date.toISOString()}`,
+      );
+    if (error instanceof JsonWebTokenError && /signature/.test(error.message))
+      return unauthenticated('invalid_signature', 'The token signature is not valid');
+    return unauthenticated(
+      'malformed',
+      `The token is not valid${error instanceof Error ? ` (${error.message})` : ''}`,
+    );
+  }
+}
