@@ -13,6 +13,15 @@ describe('start-up refuses bad configuration', () => {
       'DATABASE_URL must be a postgres:// or postgresql:// URL',
     ],
     [{ DEFAULT_TIME_ZONE: 'Lima' }, 'DEFAULT_TIME_ZONE must be an IANA time zone'],
+    [{ NODE_ENV: 'production' }, 'AUTH_MODE=off with NODE_ENV=production would answer anyone'],
+    [
+      { AUTH_MODE: 'jwt' },
+      'AUTH_MODE=jwt needs AUTH_JWT_SECRET (HS256) or AUTH_JWT_PUBLIC_KEY_FILE',
+    ],
+    [
+      { AUTH_MODE: 'jwt', AUTH_JWT_PUBLIC_KEY_FILE: '/nonexistent/public.pem' },
+      'AUTH_JWT_PUBLIC_KEY_FILE must be a PEM public key or certificate, or a JWKS file of RSA keys (got "/nonexistent/public.pem"): cannot be read (ENOENT)',
+    ],
   ])('%j stops the process with exit code 1 and names the variable', async (env, message) => {
     const result = await runNode(MAIN_JS, [], env);
     expect(result.code).toBe(1);

@@ -6,6 +6,7 @@ import { configVariableNames } from '../../src/common/config/app-config';
 /** Built entry points (npm test builds them first, see the pretest script). */
 export const MAIN_JS = join(__dirname, '..', '..', 'dist', 'main.js');
 export const TENANT_CLI_JS = join(__dirname, '..', '..', 'dist', 'cli', 'tenant.cli.js');
+export const TOKEN_CLI_JS = join(__dirname, '..', '..', 'dist', 'cli', 'token.cli.js');
 
 export interface ProcessResult {
   code: number | null;

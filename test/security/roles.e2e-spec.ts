@@ -1,0 +1,314 @@
+import request from 'supertest';
+import { authedApi, seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
+import { MENU, seedMenu } from '../support/fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+type Role = 'admin' | 'cajero' | 'mozo' | 'cocina' | 'sinRol';
+type Api = ReturnType<typeof authedApi>;
+const ROLES: Role[] = ['admin', 'cajero', 'mozo', 'cocina', 'sinRol'];
+
+/**
+ * One route of the matrix: what it needs, who may, the state it acts on (made fresh for each
+ * role by the admin) and the answer of an allowed call.
+ */
+interface RouteCase {
+  route: string;
+  permission: string | null;
+  allowed: Role[];
+  status: number;
+  /** Builds the state the call acts on (an id, or nothing); runs as admin. */
+  prepare?: (admin: Api) => Promise<PreparedComanda>;
+  call: (api: Api, state: PreparedComanda) => request.Test;
+}
+
+interface PreparedComanda {
+  id: number;
+  itemId: number;
+}
+
+const ALL: Role[] = ['admin', 'cajero', 'mozo', 'cocina', 'sinRol'];
+const READERS: Role[] = ['admin', 'cajero', 'mozo', 'cocina'];
+const WAITERS: Role[] = ['admin', 'mozo'];
+const CASHIERS: Role[] = ['admin', 'cajero'];
+const ADMIN: Role[] = ['admin'];
+
+async function comanda(admin: Api, then: ('cerrar' | 'eliminar')[] = []): Promise<PreparedComanda> {
+  const res = await admin
+    .post('/comandas', { id_mesa: 1, items: [{ id_producto: MENU.ceviche.id, cantidad: 1 }] })
+    .expect(201);
+  const id = res.body.id_comanda as number;
+  for (const step of then) {
+    if (step === 'cerrar') await admin.put(`/comandas/${id}`, { action: 'cerrar' }).expect(200);
+    else await admin.delete(`/comandas/${id}`).expect(200);
+  }
+  return { id, itemId: res.body.lineas[0].id_item as number };
+}
+
+const ATTLOG = '40000001\t2026-03-02 08:00:12\t1\t0\t1\t0\n';
+
+const CASES: RouteCase[] = [
+  {
+    route: 'GET /tenant',
+    permission: null,
+    allowed: ALL,
+    status: 200,
+    call: (api) => api.get('/tenant'),
+  },
+  {
+    route: 'GET /comandas',
+    permission: 'comandas:read',
+    allowed: READERS,
+    status: 200,
+    call: (api) => api.get('/comandas'),
+  },
+  {
+    route: 'GET /comandas/:id',
+    permission: 'comandas:read',
+    allowed: READERS,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.get(`/comandas/${s.id}`),
+  },
+  {
+    route: 'GET /comandas/:id/eventos',
+    permission: 'comandas:read',
+    allowed: READERS,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.get(`/comandas/${s.id}/eventos`),
+  },
+  {
+    route: 'POST /comandas',
+    permission: 'comandas:write',
+    allowed: WAITERS,
+    status: 201,
+    call: (api) => api.post('/comandas', { id_mesa: 2 }),
+  },
+  {
+    route: 'PUT /comandas/:id (fields)',
+    permission: 'comandas:write',
+    allowed: WAITERS,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.put(`/comandas/${s.id}`, { observacion: 'sin ají' }),
+  },
+  {
+    route: 'POST /comandas/:id/items',
+    permission: 'comandas:write',
+    allowed: WAITERS,
+    status: 201,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) =>
+      api.post(`/comandas/${s.id}/items`, { id_producto: MENU.chicha.id, cantidad: 2 }),
+  },
+  {
+    route: 'PATCH /comandas/:id/items/:itemId',
+    permission: 'comandas:write',
+    allowed: WAITERS,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.patch(`/comandas/${s.id}/items/${s.itemId}`, { cantidad: 3 }),
+  },
+  {
+    route: 'DELETE /comandas/:id/items/:itemId',
+    permission: 'comandas:write',
+    allowed: WAITERS,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.delete(`/comandas/${s.id}/items/${s.itemId}`),
+  },
+  {
+    route: 'PUT /comandas/:id {action: cerrar}',
+    permission: 'comandas:close',
+    allowed: CASHIERS,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.put(`/comandas/${s.id}`, { action: 'cerrar' }),
+  },
+  {
+    route: 'PUT /comandas/:id {action: abrir}',
+    permission: 'comandas:close',
+    allowed: CASHIERS,
+    status: 200,
+    prepare: (admin) => comanda(admin, ['cerrar']),
+    call: (api, s) => api.put(`/comandas/${s.id}`, { action: 'abrir' }),
+  },
+  {
+    route: 'DELETE /comandas/:id',
+    permission: 'comandas:delete',
+    allowed: ADMIN,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.delete(`/comandas/${s.id}`),
+  },
+  {
+    route: 'PUT /comandas/:id {action: restaurar}',
+    permission: 'comandas:delete',
+    allowed: ADMIN,
+    status: 200,
+    prepare: (admin) => comanda(admin, ['eliminar']),
+    call: (api, s) => api.put(`/comandas/${s.id}`, { action: 'restaurar' }),
+  },
+  {
+    route: 'GET /tables (generic)',
+    permission: 'tables:access',
+    allowed: ADMIN,
+    status: 200,
+    call: (api) => api.get('/tables'),
+  },
+  {
+    route: 'GET /table/:table (generic)',
+    permission: 'tables:access',
+    allowed: ADMIN,
+    status: 200,
+    call: (api) => api.get('/table/productos'),
+  },
+  {
+    route: 'GET /rpc/get_producto/:id',
+    permission: 'rpc:call',
+    allowed: ADMIN,
+    status: 200,
+    call: (api) => api.get(`/rpc/get_producto/${MENU.ceviche.id}`),
+  },
+  {
+    route: 'POST /rpc/report_tickets',
+    permission: 'rpc:call',
+    allowed: ADMIN,
+    status: 200,
+    call: (api) => api.post('/rpc/report_tickets', {}),
+  },
+  {
+    route: 'POST /asistencia/import',
+    permission: 'asistencia:import',
+    allowed: ADMIN,
+    status: 200,
+    call: (api) =>
+      api
+        .post('/asistencia/import')
+        .field('driver', 'zkteco-attlog')
+        .attach('file', Buffer.from(ATTLOG), 'attlog.dat'),
+  },
+];
+
+/** What a denied call must leave untouched: the comandas, their lines, events and punches. */
+async function footprint(t: TestApp): Promise<unknown> {
+  const [row] = await t.dbs.query(
+    t.dbs.tenantUrl('alfa'),
+    `SELECT (SELECT count(*) FROM comandas)::int AS comandas,
+            (SELECT coalesce(sum(version), 0) FROM comandas)::int AS versions,
+            (SELECT count(*) FROM deta_comandas)::int AS lineas,
+            (SELECT count(*) FROM comanda_eventos)::int AS eventos,
+            (SELECT count(*) FROM asistencia_detalle)::int AS marcas`,
+  );
+  return row;
+}
+
+describe('roles: the permission matrix on every tenant route (AUTH_MODE=jwt)', () => {
+  let t: TestApp;
+  const as = (role: Role) => authedApi(t.http, 'alfa', tokenFor('alfa', STAFF[role].id));
+
+  beforeAll(async () => {
+    t = await startTestApp({ AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET });
+    await t.dbs.createTenant('alfa', { features: { genericTables: true, rpc: true } });
+    await seedMenu(t.dbs, 'alfa');
+    await seedStaff(t.dbs, 'alfa');
+  });
+
+  afterAll(() => t.close());
+
+  describe.each(CASES)('$route', (c) => {
+    it.each(ROLES)('as %s', async (role) => {
+      const state = c.prepare ? await c.prepare(as('admin')) : { id: 0, itemId: 0 };
+      const before = await footprint(t);
+      const res = await c.call(as(role), state);
+      if (c.allowed.includes(role)) {
+        expect({ status: res.status, body: res.body }).toMatchObject({ status: c.status });
+        return;
+      }
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({
+        code: 'FORBIDDEN',
+        detail: { permission: c.permission, roles: role === 'sinRol' ? [] : [role] },
+      });
+      expect(await footprint(t)).toEqual(before);
+    });
+  });
+
+  it('a user holding several roles gets the sum of their permissions', async () => {
+    await t.dbs.query(
+      t.dbs.tenantUrl('alfa'),
+      'INSERT INTO usua_roles (id_usuario, id_rol) VALUES (2, 3)',
+    );
+    try {
+      const cashierWaiter = as('cajero');
+      const created = await cashierWaiter.post('/comandas', {
+        id_mesa: 3,
+        items: [{ id_producto: MENU.lomo.id, cantidad: 1 }],
+      });
+      expect(created.status).toBe(201);
+      await cashierWaiter
+        .put(`/comandas/${created.body.id_comanda}`, { action: 'cerrar' })
+        .expect(200);
+      expect(
+        (await cashierWaiter.delete(`/comandas/${created.body.id_comanda}`).expect(403)).body
+          .detail,
+      ).toEqual({
+        permission: 'comandas:delete',
+        roles: ['cajero', 'mozo'],
+      });
+    } finally {
+      await t.dbs.query(
+        t.dbs.tenantUrl('alfa'),
+        'DELETE FROM usua_roles WHERE id_usuario = 2 AND id_rol = 3',
+      );
+    }
+  });
+
+  it('a role granted or revoked in usua_roles applies at the next request', async () => {
+    const kitchen = as('cocina');
+    expect((await kitchen.post('/comandas', { id_mesa: 1 })).status).toBe(403);
+    await t.dbs.query(
+      t.dbs.tenantUrl('alfa'),
+      'INSERT INTO usua_roles (id_usuario, id_rol) VALUES (4, 3)',
+    );
+    await kitchen.post('/comandas', { id_mesa: 1 }).expect(201);
+    await t.dbs.query(
+      t.dbs.tenantUrl('alfa'),
+      'DELETE FROM usua_roles WHERE id_usuario = 4 AND id_rol = 3',
+    );
+    expect((await kitchen.post('/comandas', { id_mesa: 1 })).status).toBe(403);
+  });
+
+  it('roles are matched by name whatever their case, and unknown role names give nothing', async () => {
+    await t.dbs.query(
+      t.dbs.tenantUrl('alfa'),
+      `UPDATE roles SET nombre = 'Cocina ' WHERE nombre = 'cocina'`,
+    );
+    await t.dbs.query(t.dbs.tenantUrl('alfa'), `INSERT INTO roles (nombre) VALUES ('gerente')`);
+    await t.dbs.query(
+      t.dbs.tenantUrl('alfa'),
+      `INSERT INTO usua_roles (id_usuario, id_rol) SELECT 5, id_rol FROM roles WHERE nombre = 'gerente'`,
+    );
+    try {
+      await as('cocina').get('/comandas').expect(200);
+      const res = await as('sinRol').get('/comandas').expect(403);
+      expect(res.body.detail).toEqual({ permission: 'comandas:read', roles: ['gerente'] });
+    } finally {
+      await t.dbs.query(
+        t.dbs.tenantUrl('alfa'),
+        `UPDATE roles SET nombre = 'cocina' WHERE nombre = 'Cocina '`,
+      );
+      await t.dbs.query(t.dbs.tenantUrl('alfa'), `DELETE FROM roles WHERE nombre = 'gerente'`);
+    }
+  });
+
+  it('a switched-off feature stays an unknown route for everyone, the admin included', async () => {
+    await t.dbs.createTenant('sinrpc');
+    await seedMenu(t.dbs, 'sinrpc');
+    await seedStaff(t.dbs, 'sinrpc');
+    const admin = authedApi(t.http, 'sinrpc', tokenFor('sinrpc', STAFF.admin.id));
+    const waiter = authedApi(t.http, 'sinrpc', tokenFor('sinrpc', STAFF.mozo.id));
+    expect((await admin.get('/rpc/get_producto/1').expect(404)).body.code).toBe('NOT_FOUND');
+    expect((await waiter.get('/rpc/get_producto/1').expect(404)).body.code).toBe('NOT_FOUND');
+  });
+});
