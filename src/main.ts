@@ -38,7 +38,13 @@ function banner(config: AppConfig): string {
     `  API:     ${base}/api/v1   (header X-Tenant-ID: demo)`,
     `  Docs:    ${base}/api/docs   (OpenAPI JSON: ${base}/api/docs-json)`,
     `  Health:  ${base}/api/health`,
-    `  Try:     curl -H 'X-Tenant-ID: demo' ${base}/api/v1/tenant`,
+    ...(config.AUTH_MODE === 'jwt'
+      ? [
+          `  Auth:    Bearer tokens (AUTH_MODE=jwt): npm run token -- --tenant demo --list, then`,
+          `           TOKEN=$(npm run -s token -- --tenant demo --user <documento>)`,
+          `  Try:     curl -H 'X-Tenant-ID: demo' -H "Authorization: Bearer $TOKEN" ${base}/api/v1/tenant`,
+        ]
+      : [`  Try:     curl -H 'X-Tenant-ID: demo' ${base}/api/v1/tenant`]),
     '',
   ].join('\n');
 }

@@ -31,6 +31,13 @@ export class StaffRepository {
     return rows[0];
   }
 
+  /** The active staff, by id. */
+  listActive(): Promise<StaffMember[]> {
+    return this.tenant.dataSource.query(
+      `${STAFF_SELECT} WHERE u.activo GROUP BY u.id_usuario ORDER BY u.id_usuario`,
+    );
+  }
+
   async findByDocumento(documento: string): Promise<StaffMember | undefined> {
     const rows: StaffMember[] = await this.tenant.dataSource.query(
       `${STAFF_SELECT} WHERE u.documento = $1 GROUP BY u.id_usuario`,

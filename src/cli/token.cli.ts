@@ -11,6 +11,7 @@ import { withAppContext } from './app-context';
 import { err, out, readCliConfig, runCli, UsageError } from './cli-support';
 
 const USAGE = `Usage: npm run token -- --tenant <slug> --user <documento> [options]
+       npm run token -- --tenant <slug> --list
 
 Issues a token for a staff member of the tenant, for development and tests (DESIGN §9):
 sub = their id_usuario, tenant = the slug, exp = now + --expires-in. Signed HS256 with
@@ -18,6 +19,7 @@ AUTH_JWT_SECRET (from the environment or .env, the service's own), or RS256 with
 --private-key-file. The token alone is written to standard output.
 
 Options:
+  --list                      The tenant's active users: documento, name, roles (no token)
   --expires-in <n><s|m|h|d>   Lifetime, at most 30 days (default 8h: a shift)
   --private-key-file <pem>    Sign RS256 with this RSA private key instead of the secret
   --kid <id>                  Key id written in the token header (RS256 with a JWKS)
@@ -49,6 +51,19 @@ function rsaPrivateKey(file: string): KeyObject {
   return key;
 }
 
+async function listUsers(tenant: string): Promise<number> {
+  const staff = await withAppContext(readCliConfig(), (app) =>
+    app.get(TenantContext).run(tenant, () => app.get(StaffRepository).listActive()),
+  );
+  out(`${'documento'.padEnd(14)} ${'id'.padStart(4)}  ${'nombre'.padEnd(24)} roles`);
+  for (const member of staff) {
+    out(
+      `${member.documento.padEnd(14)} ${String(member.id_usuario).padStart(4)}  ${member.nombre.padEnd(24)} ${member.roles.join(', ') || '-'}`,
+    );
+  }
+  return 0;
+}
+
 runCli(USAGE, async () => {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
@@ -61,6 +76,7 @@ runCli(USAGE, async () => {
       'private-key-file': { type: 'string' },
       kid: { type: 'string' },
       json: { type: 'boolean' },
+      list: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -70,7 +86,9 @@ runCli(USAGE, async () => {
   }
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
   const { tenant, user } = values;
-  if (!tenant || !user) throw new UsageError('--tenant and --user are required');
+  if (tenant && values.list && !user) return listUsers(tenant);
+  if (!tenant || !user)
+    throw new UsageError('--tenant and --user are required (or --tenant and --list)');
   const expiresIn = lifetimeSeconds(values['expires-in']);
   const config = readCliConfig();
   const keyFile = values['private-key-file'];

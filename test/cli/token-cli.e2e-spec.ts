@@ -90,6 +90,22 @@ describe('token CLI (npm run token)', () => {
     await authedApi(t.http, 'alfa', token).delete('/comandas/1').expect(200);
   });
 
+  it('--list shows the active users with their documento and roles', async () => {
+    const result = await cli(['--tenant', 'alfa', '--list']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^documento\s+id\s+nombre\s+roles$/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual([
+      '40000001',
+      '40000002',
+      '40000003',
+      '40000004',
+      '40000005',
+    ]);
+    expect(lines[1]).toMatch(/^40000001\s+1\s+Rosa\s+mozo$/);
+    expect(lines[5]).toMatch(/^40000005\s+5\s+Nadia\s+-$/);
+  });
+
   it.each<[string, string[], Record<string, string> | undefined, string]>([
     [
       'an unknown documento',
