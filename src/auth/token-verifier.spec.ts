@@ -1,5 +1,5 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sign, type SignOptions } from 'jsonwebtoken';
@@ -130,7 +130,19 @@ describe('TokenVerifier with a shared secret (HS256)', () => {
 });
 
 describe('TokenVerifier with a public key (RS256)', () => {
-  it('verifies with a PEM public key, a certificate-free SPKI file', () => {
+  it('verifies with the public key of an X.509 certificate', () => {
+    const fixtures = join(__dirname, '..', '..', 'test', 'fixtures', 'auth');
+    const keys = loadTokenKeys(
+      config({ AUTH_JWT_PUBLIC_KEY_FILE: join(fixtures, 'certificate.pem') }),
+    );
+    const issuerKey = createPrivateKey(readFileSync(join(fixtures, 'certificate-key.pem')));
+    expect(new TokenVerifier(keys).verify(rs({}, issuerKey)).userId).toBe(4);
+    expect(failure(() => new TokenVerifier(keys).verify(rs()))).toMatchObject({
+      reason: 'invalid_signature',
+    });
+  });
+
+  it('verifies with a PEM public key (SPKI)', () => {
     const keys = loadTokenKeys(
       config({ AUTH_JWT_PUBLIC_KEY_FILE: file('pub.pem', pem(rsa.publicKey)) }),
     );
@@ -140,6 +152,13 @@ describe('TokenVerifier with a public key (RS256)', () => {
     ).toMatchObject({
       reason: 'invalid_signature',
     });
+  });
+
+  it('verifies with a PKCS#1 PEM public key (BEGIN RSA PUBLIC KEY)', () => {
+    const pkcs1 = rsa.publicKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    expect(pkcs1).toContain('BEGIN RSA PUBLIC KEY');
+    const keys = loadTokenKeys(config({ AUTH_JWT_PUBLIC_KEY_FILE: file('pkcs1.pem', pkcs1) }));
+    expect(new TokenVerifier(keys).verify(rs()).tenant).toBe('demo');
   });
 
   it('never checks an HS256 token against the public key (algorithm confusion)', () => {
