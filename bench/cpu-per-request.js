@@ -3,6 +3,7 @@
 // server's user + system CPU time from /proc/<pid>/stat before and after (Linux only).
 // Usage: node bench/cpu-per-request.js <port> <pid> <path> [tenant] [amount]
 //   <path> may hold RND, replaced by a random id from 1 to 299 on every request.
+//   BENCH_TOKEN=<jwt> sends it as a Bearer token (a service with AUTH_MODE=jwt).
 const autocannon = require('autocannon');
 const { readFileSync } = require('node:fs');
 
@@ -24,7 +25,10 @@ async function main() {
       url: `http://127.0.0.1:${port}`,
       connections: 8,
       amount: Number(amount),
-      headers: { 'x-tenant-id': tenant },
+      headers: {
+        'x-tenant-id': tenant,
+        ...(process.env.BENCH_TOKEN ? { authorization: `Bearer ${process.env.BENCH_TOKEN}` } : {}),
+      },
       requests: [
         {
           setupRequest: (req) => ({

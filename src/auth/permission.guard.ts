@@ -12,22 +12,28 @@ import {
   type RequestWithUser,
 } from './auth.decorators';
 import { rolesAllow, type Permission } from './permissions';
+import { StaffCache } from './staff-cache';
 import { StaffRepository } from './staff.repository';
 
 /**
  * After the tenant guard (the tenant's database is at hand): the token's user must be an
  * active user of the tenant (401 otherwise: a former employee's token stops working at once),
- * and their roles from usua_roles must give the route's permission (403 FORBIDDEN). Roles are
- * read on every request, so a change of roles applies to the next request.
+ * and their roles from usua_roles must give the route's permission (403 FORBIDDEN). The user
+ * and their roles are cached for TENANT_CACHE_TTL_MS, like the tenant's catalog row: a change
+ * of roles or a deactivation applies within that time.
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
+  private readonly cache: StaffCache;
+
   constructor(
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly staff: StaffRepository,
     private readonly logger: PinoLogger,
-  ) {}
+  ) {
+    this.cache = new StaffCache(config.TENANT_CACHE_TTL_MS);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.config.AUTH_MODE === 'off' || context.getType() !== 'http') return true;
@@ -41,7 +47,9 @@ export class PermissionGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithUser>();
     const user = request.user;
     if (!user) throw unauthenticated('missing', 'Authentication required');
-    const member = await this.staff.findById(user.id_usuario);
+    const member = await this.cache.get(user.tenant, user.id_usuario, () =>
+      this.staff.findById(user.id_usuario),
+    );
     if (!member?.activo)
       throw unauthenticated(
         'unknown_user',

@@ -76,7 +76,7 @@ export class TokenVerifier {
     return { userId, tenant, expiresAt: payload.exp };
   }
 
-  private keyFor(alg: string, kid: string | undefined): string | KeyObject {
+  private keyFor(alg: string, kid: string | undefined): KeyObject {
     if (alg === 'HS256' && this.keys.secret) return this.keys.secret;
     if (alg === 'RS256') {
       if (kid !== undefined) {

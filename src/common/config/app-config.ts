@@ -133,7 +133,10 @@ export class AppConfig {
   @EnvInt(0, 86_400_000)
   TENANT_IDLE_TIMEOUT_MS = 300_000;
 
-  /** How long a tenant's catalog row is cached (status, features, time zone); 0: no cache. */
+  /**
+   * How long a tenant's catalog row (status, features, time zone) and a user's roles
+   * (AUTH_MODE=jwt) are cached; 0: no cache.
+   */
   @EnvInt(0, 3_600_000)
   TENANT_CACHE_TTL_MS = 5_000;
 
