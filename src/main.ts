@@ -10,6 +10,8 @@ import { EmbeddedPostgresError } from './database/embedded-postgres';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** A second signal within this time of the first is the same one delivered twice. */
+const REPEATED_SIGNAL_MS = 1_000;
 
 function readConfig(): AppConfig {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -56,12 +58,19 @@ async function main(): Promise<void> {
   let app: NestExpressApplication | undefined;
   let stopping = false;
 
+  let stoppingSince = 0;
+
   const shutdown = async (signal: string) => {
     if (stopping) {
+      // One Ctrl-C on `npm start` arrives twice: from the terminal (to the whole process group)
+      // and forwarded by npm; systemd and `timeout` signal the group as npm forwards too. Only
+      // a signal sent again later forces the exit.
+      if (Date.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
       log.warn(`${signal} again: exiting now`);
       process.exit(1);
     }
     stopping = true;
+    stoppingSince = Date.now();
     log.info(`${signal} received: stopping`);
     const timer = setTimeout(() => {
       log.error(`Shutdown took longer than ${SHUTDOWN_TIMEOUT_MS} ms: exiting`);
