@@ -41,22 +41,20 @@ function summariseProfile(path, top = 20) {
   }
   const busy = total - idle;
   const pct = (us) => `${((100 * us) / busy).toFixed(1)}%`;
+  const table = (title, shares, name) => [
+    `| ${title} | share |`,
+    '|---|---|',
+    ...[...shares]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `| ${name(k)} | ${pct(v)} |`),
+  ];
   const lines = [
     `Busy ${(busy / 1e6).toFixed(1)} s of ${(total / 1e6).toFixed(1)} s; shares of the busy time.`,
     '',
-    '| self time by package | share |',
-    '|---|---|',
-    ...[...byOwner]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([k, v]) => `| ${k} | ${pct(v)} |`),
+    ...table('self time by package', byOwner, (k) => k),
     '',
-    '| self time by function | share |',
-    '|---|---|',
-    ...[...byFunction]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([k, v]) => `| \`${k}\` | ${pct(v)} |`),
+    ...table('self time by function', byFunction, (k) => `\`${k}\``),
   ];
   return lines.join('\n');
 }

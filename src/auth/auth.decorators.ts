@@ -18,8 +18,6 @@ export interface AuthenticatedUser {
   id_usuario: number;
   /** The tenant claim of the token. */
   tenant: string;
-  /** Role names from usua_roles (filled by the permission guard on tenant routes). */
-  roles: string[];
 }
 
 export type RequestWithUser = Request & { user?: AuthenticatedUser };

@@ -2,15 +2,14 @@ import { Global, Module } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { TenancyModule } from '../tenancy/tenancy.module';
-import { AuthenticationGuard } from './authentication.guard';
-import { PermissionGuard } from './permission.guard';
 import { StaffRepository } from './staff.repository';
 import { loadTokenKeys } from './token-keys';
 import { TokenVerifier } from './token-verifier';
 
 /**
- * Authentication and roles (DESIGN §9, docs/security.md). The guards are registered globally by
- * the root module, in order around the tenant guard.
+ * Authentication and roles (DESIGN §9, docs/security.md): what the guards need. The guards
+ * themselves (AuthenticationGuard, PermissionGuard) are APP_GUARDs of the root module, in order
+ * around the tenant guard.
  */
 @Global()
 @Module({
@@ -27,9 +26,7 @@ import { TokenVerifier } from './token-verifier';
         ),
     },
     StaffRepository,
-    AuthenticationGuard,
-    PermissionGuard,
   ],
-  exports: [TokenVerifier, StaffRepository, AuthenticationGuard, PermissionGuard],
+  exports: [TokenVerifier, StaffRepository],
 })
 export class AuthModule {}

@@ -34,7 +34,7 @@ export class AuthenticationGuard implements CanActivate {
     const requested = request.headers[TENANT_HEADER];
     if (typeof requested === 'string' && isTenantSlug(requested) && requested !== claims.tenant)
       throw tenantMismatch(claims.tenant, requested);
-    request.user = { id_usuario: claims.userId, tenant: claims.tenant, roles: [] };
+    request.user = { id_usuario: claims.userId, tenant: claims.tenant };
     return true;
   }
 }

@@ -55,7 +55,6 @@ export class PermissionGuard implements CanActivate {
         'unknown_user',
         `The token's user ${user.id_usuario} is not an active user of tenant "${user.tenant}"`,
       );
-    user.roles = member.roles;
     this.logger.assign({ user: user.id_usuario });
     const required = this.reflector.getAllAndOverride<Permission | PermissionResolver | undefined>(
       REQUIRED_PERMISSION,

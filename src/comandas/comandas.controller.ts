@@ -35,6 +35,7 @@ import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
   DeleteComandaBody,
+  type ComandaUpdateAction,
   ItemChange,
   ItemInput,
   UpdateComandaBody,
@@ -68,11 +69,17 @@ const badInput = {
  * PUT /comandas/:id needs what its action does: closing and reopening are the cashier's,
  * restoring a deleted comanda the admin's, a change of fields the waiter's.
  */
+const ACTION_PERMISSIONS: Record<ComandaUpdateAction, Permission> = {
+  cerrar: 'comandas:close',
+  abrir: 'comandas:close',
+  restaurar: 'comandas:delete',
+};
+
 export function permissionForUpdate(request: Request): Permission {
   const action = (request.body as { action?: unknown } | undefined)?.action;
-  if (action === 'cerrar' || action === 'abrir') return 'comandas:close';
-  if (action === 'restaurar') return 'comandas:delete';
-  return 'comandas:write';
+  return typeof action === 'string' && Object.hasOwn(ACTION_PERMISSIONS, action)
+    ? ACTION_PERMISSIONS[action as ComandaUpdateAction]
+    : 'comandas:write';
 }
 
 /** Sends the comanda with its version as ETag. */

@@ -29,8 +29,9 @@ export class DeviceAdmin {
     if (!tenant) throw new TenantAdminError(`Tenant "${slug}" does not exist`);
     const driver = this.registry.get(driverName);
     if (!driver) {
-      const names = this.registry.list().map((d) => d.name);
-      throw new TenantAdminError(`Unknown driver "${driverName}": one of ${names.join(', ')}`);
+      throw new TenantAdminError(
+        `Unknown driver "${driverName}": one of ${this.registry.names().join(', ')}`,
+      );
     }
     if (driver.manifest.transport !== 'http') {
       throw new TenantAdminError(

@@ -1,4 +1,3 @@
-import { Public, RequirePermission } from '../auth/auth.decorators';
 import {
   Body,
   Controller,
@@ -24,6 +23,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { Public, RequirePermission } from '../auth/auth.decorators';
 import { LongRunning, NoTenant, TenantScoped } from '../common/decorators';
 import { ErrorBody } from '../common/errors/error-body.dto';
 import { AttendanceFilesService } from './attendance-files.service';

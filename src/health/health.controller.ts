@@ -1,5 +1,3 @@
-import { SkipThrottle } from '@nestjs/throttler';
-import { Public } from '../auth/auth.decorators';
 import { Controller, Get, HttpStatus, Inject, Res, VERSION_NEUTRAL, Version } from '@nestjs/common';
 import {
   ApiOkResponse,
@@ -7,10 +5,13 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { Public } from '../auth/auth.decorators';
 import { CONTROL_CONNECTION, DATABASE_TARGET } from '../common/config/config.tokens';
+import { withDeadline } from '../common/deadline';
 import { NoTenant } from '../common/decorators';
 import type { DatabaseTarget } from '../database/database-target';
 import { TenantCatalogService } from '../tenancy/tenant-catalog.service';
@@ -43,19 +44,17 @@ export class HealthController {
   })
   async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
     const started = process.hrtime.bigint();
-    let database: HealthReport['database'];
-    try {
-      await Promise.race([
-        this.control.query('SELECT 1'),
-        new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS).unref(),
-        ),
-      ]);
-      database = { status: 'up', latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
-    } catch {
-      database = { status: 'down' };
-    }
-    const tenantsDown = await this.catalog.dataSources.unreachable(PROBE_TIMEOUT_MS);
+    // the control database and the tenant databases are probed side by side
+    const [database, tenantsDown] = await Promise.all([
+      withDeadline(this.control.query('SELECT 1'), PROBE_TIMEOUT_MS).then(
+        (): HealthReport['database'] => ({
+          status: 'up',
+          latencyMs: Number(process.hrtime.bigint() - started) / 1e6,
+        }),
+        (): HealthReport['database'] => ({ status: 'down' }),
+      ),
+      this.catalog.dataSources.unreachable(PROBE_TIMEOUT_MS),
+    ]);
     const report: HealthReport = {
       status: database.status !== 'up' ? 'unavailable' : tenantsDown.length > 0 ? 'degraded' : 'ok',
       database,

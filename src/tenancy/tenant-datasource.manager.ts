@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { withDeadline } from '../common/deadline';
 import { TENANT_ENTITIES } from '../database/tenant-entities';
 
 export interface TenantDataSourceOptions {
@@ -112,20 +113,15 @@ export class TenantDataSourceManager {
    * Tenants not used since the start are not known, hence not probed.
    */
   async unreachable(timeoutMs: number): Promise<string[]> {
-    const probes = [...this.entries].map(async ([slug, entry]) => {
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
-      });
-      try {
-        await Promise.race([entry.ready.then((ds) => ds.query('SELECT 1')), deadline]);
-        return undefined;
-      } catch {
-        return slug;
-      } finally {
-        clearTimeout(timer);
-      }
-    });
+    const probes = [...this.entries].map(([slug, entry]) =>
+      withDeadline(
+        entry.ready.then((ds) => ds.query('SELECT 1')),
+        timeoutMs,
+      ).then(
+        () => undefined,
+        () => slug,
+      ),
+    );
     const down = new Set((await Promise.all(probes)).filter((s): s is string => s !== undefined));
     for (const slug of this.openFailures) down.add(slug);
     return [...down].sort();

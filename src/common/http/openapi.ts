@@ -7,35 +7,41 @@ const FEATURE_SWITCHES: Record<string, keyof AppConfig> = {
   rpc: 'FEATURE_RPC',
 };
 
-/** Marks the operations of switched-off features (DESIGN §5) in the document. */
-function markDisabledFeatures(document: OpenAPIObject, config: AppConfig): void {
+type Operation = Record<string, unknown> & {
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+};
+
+/** Every operation of the document that carries the extension `key`, with its value. */
+function* operationsWith(document: OpenAPIObject, key: string): Generator<[Operation, unknown]> {
   for (const path of Object.values(document.paths)) {
     for (const operation of Object.values(path)) {
-      if (typeof operation !== 'object' || operation === null || !('x-feature' in operation))
-        continue;
-      const feature = String((operation as Record<string, unknown>)['x-feature']);
-      const variable = FEATURE_SWITCHES[feature];
-      const on = variable ? Boolean(config[variable]) : false;
-      const op = operation as { summary?: string; description?: string; 'x-enabled'?: boolean };
-      op['x-enabled'] = on;
-      if (!on) {
-        op.summary = `[disabled] ${op.summary ?? ''}`.trim();
-        op.description =
-          `Switched off: answers 404 like an unknown route unless ${variable}=true or the tenant's ` +
-          `catalog override turns "${feature}" on.\n\n${op.description ?? ''}`;
-      }
+      if (typeof operation === 'object' && operation !== null && key in operation)
+        yield [operation as Operation, (operation as Operation)[key]];
+    }
+  }
+}
+
+/** Marks the operations of switched-off features (DESIGN §5) in the document. */
+function markDisabledFeatures(document: OpenAPIObject, config: AppConfig): void {
+  for (const [op, value] of operationsWith(document, 'x-feature')) {
+    const feature = String(value);
+    const variable = FEATURE_SWITCHES[feature];
+    const on = variable ? Boolean(config[variable]) : false;
+    op['x-enabled'] = on;
+    if (!on) {
+      op.summary = `[disabled] ${op.summary ?? ''}`.trim();
+      op.description =
+        `Switched off: answers 404 like an unknown route unless ${variable}=true or the tenant's ` +
+        `catalog override turns "${feature}" on.\n\n${op.description ?? ''}`;
     }
   }
 }
 
 /** Routes marked @Public() ask for no token (the document requires one everywhere else). */
 function markPublicOperations(document: OpenAPIObject): void {
-  for (const path of Object.values(document.paths)) {
-    for (const operation of Object.values(path)) {
-      if (typeof operation === 'object' && operation !== null && 'x-public' in operation)
-        (operation as { security?: unknown[] }).security = [];
-    }
-  }
+  for (const [op] of operationsWith(document, 'x-public')) op.security = [];
 }
 
 /** OpenAPI document at /api/docs-json and Swagger UI at /api/docs. */

@@ -28,10 +28,7 @@ export async function* readLines(
   let line = 0;
   let started = false;
 
-  const take = (text: string): string => {
-    const withoutCr = text.endsWith('\r') ? text.slice(0, -1) : text;
-    return withoutCr;
-  };
+  const take = (text: string): string => (text.endsWith('\r') ? text.slice(0, -1) : text);
 
   for await (const chunk of input) {
     let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
