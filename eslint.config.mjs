@@ -41,8 +41,8 @@ export default tseslint.config(
     },
   },
   {
-    // benchmark scripts: plain CommonJS run by node against the compiled dist/
-    files: ['bench/**/*.js'],
+    // benchmark and build scripts: plain CommonJS run by node (against the compiled dist/)
+    files: ['bench/**/*.js', 'scripts/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

@@ -36,5 +36,24 @@ module.exports = {
       // a project's testTimeout is not applied by jest 30: the setup file sets it
       setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],
     },
+    {
+      // store functions called with SQL on a real tenant database: the PostgreSQL and the
+      // migrated templates of the e2e global setup, no app
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/integration/support/integration-setup.ts'],
+    },
+    {
+      // the client's contract over plain HTTP: in process, or against E2E_BASE_URL (docs/testing.md)
+      ...common,
+      displayName: 'contract',
+      testMatch: ['<rootDir>/test/contract/**/*.contract-spec.ts'],
+      globalSetup: '<rootDir>/test/contract/global-setup.ts',
+      globalTeardown: '<rootDir>/test/contract/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],
+    },
   ],
 };

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { MIGRATIONS_TABLE } from './src/database/database-target';
 import { CONTROL_MIGRATIONS } from './src/database/migrations/control';
 import { TENANT_MIGRATIONS } from './src/database/migrations/tenant';
-import { CONTROL_ENTITIES } from './src/database/control-entities';
+import { CONTROL_ENTITIES } from './src/control-entities';
 
 /**
  * DataSource for the TypeORM CLI (`npm run typeorm -- migration:show`, `migration:revert`).

@@ -170,7 +170,7 @@ async function main() {
     );
     const file = join(work, 'attlog.dat');
     const punchCount = await writeAttlog(file, punches(PEOPLE, DAYS));
-    const importCli = join(DIST, 'cli', 'asistencia-import.cli.js');
+    const importCli = join(DIST, 'cli', 'attendance-import.cli.js');
     const args = ['--tenant', TENANT, '--driver', 'zkteco-attlog', '--file', file, '--json'];
     const first = await run(importCli, args, env);
     const firstSummary = JSON.parse(first.stdout);

@@ -2,15 +2,16 @@ import { RequestMethod, VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './common/config/app-config';
 import { setupOpenApi } from './common/http/openapi';
+import { createLogger, NestLoggerAdapter } from './common/logging/logger';
+import { openRequestContext, requestIdAndLog } from './common/logging/request-logging';
 import { createValidationPipe } from './common/validation';
-import { assignRequestId } from './common/http/request-id';
 import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
-import { DomainError } from './common/errors/domain-error';
-import { text, type NextFunction, type Request, type Response } from 'express';
+import { unroutedAnswer } from './common/http/route-not-found';
+import { RouteTable } from './common/http/route-table';
+import { text, type Request, type Response } from 'express';
 import type { DatabaseTarget } from './database/database-target';
 
 /** Builds the HTTP application (used by main.ts and by every e2e test). */
@@ -19,16 +20,18 @@ export async function createApp(
   target: DatabaseTarget,
   imports: AppModuleOptions['imports'] = [],
 ): Promise<NestExpressApplication> {
+  const logger = createLogger(config.LOG_LEVEL);
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ config, target, imports }),
+    AppModule.forRoot({ config, target, imports, logger }),
     {
-      bufferLogs: true,
+      logger: new NestLoggerAdapter(logger),
       bodyParser: false,
       abortOnError: false,
     },
   );
-  app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // First of all: every request, whatever its path, gets its id and its completion log line.
+  app.use(requestIdAndLog(logger));
   // Security headers. No upgrade-insecure-requests: the service (and its Swagger UI) is served
   // over plain HTTP on a restaurant's network or behind a TLS proxy that sets its own.
   app.use(
@@ -46,28 +49,24 @@ export async function createApp(
       maxAge: 600,
     });
   }
-  // First of all: every request, whatever its path, gets its id (pino-http logs it).
-  app.use((req: Request & { id?: string }, res: Response, next: NextFunction) => {
-    req.id = assignRequestId(req, res);
-    next();
-  });
-  app.useBodyParser('json', { limit: config.BODY_LIMIT });
+  // Any JSON value is read (strict: false) so that a body that is not an object gets the
+  // precise 400 INVALID_BODY of BodyTypeInterceptor rather than "not valid JSON".
+  app.useBodyParser('json', { limit: config.BODY_LIMIT, strict: false });
   // Clocks in push mode call fixed paths: /iclock/... stays outside /api, with a text body.
-  app.setGlobalPrefix('api', {
-    exclude: [
-      { path: 'iclock/cdata', method: RequestMethod.ALL },
-      { path: 'iclock/getrequest', method: RequestMethod.ALL },
-    ],
-  });
+  app.setGlobalPrefix('api', { exclude: [{ path: 'iclock/{*path}', method: RequestMethod.ALL }] });
   app.use('/iclock', text({ type: () => true, limit: config.BODY_LIMIT }));
+  // After the body parsers (they call next from stream callbacks): the request context.
+  app.use(openRequestContext);
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
   app.useGlobalPipes(createValidationPipe());
   setupOpenApi(app, config);
   await app.init();
+  const routes = app.get(RouteTable);
+  routes.load(app);
   // Paths outside /api never reach Nest's router: answer them like its unknown routes.
   app.use((req: Request & { id?: string }, res: Response) => {
-    const notFound = new DomainError(404, 'NOT_FOUND', `Cannot ${req.method} ${req.originalUrl}`);
-    sendError(res, notFound, toEnvelope(notFound, req.id));
+    const error = unroutedAnswer(req, routes);
+    sendError(res, error, toEnvelope(error, req.id));
   });
   return app;
 }

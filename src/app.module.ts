@@ -6,26 +6,26 @@ import {
   RequestMethod,
   type ModuleMetadata,
 } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClsModule } from 'nestjs-cls';
-import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
-import type { Options as PinoHttpOptions } from 'pino-http';
 import type { AppConfig } from './common/config/app-config';
 import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config/config.tokens';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { FeatureGuard } from './common/features/feature.guard';
-import { RateLimitGuard } from './common/http/rate-limit.guard';
+import { AppLogger, type Logger } from './common/logging/logger';
+import { FeatureGuard } from './tenancy/feature.guard';
+import { BodyTypeInterceptor } from './common/http/body-type';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RouteTable } from './common/http/route-table';
 import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor';
-import { CONTROL_ENTITIES } from './database/control-entities';
+import { CONTROL_ENTITIES } from './control-entities';
 import type { DatabaseTarget } from './database/database-target';
 import { AuthModule } from './auth/auth.module';
 import { AuthenticationGuard } from './auth/authentication.guard';
 import { PermissionGuard } from './auth/permission.guard';
 import { ComandasModule } from './comandas/comandas.module';
+import { ReservasModule } from './reservas/reservas.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
 import { HealthModule } from './health/health.module';
@@ -39,8 +39,8 @@ export interface AppModuleOptions {
   target: DatabaseTarget;
   /** Extra modules (tests mount probe controllers this way). */
   imports?: ModuleMetadata['imports'];
-  /** Where log lines go (standard output by default; the CLIs keep it for their results). */
-  logDestination?: DestinationStream;
+  /** The root logger (app.factory.ts and the CLIs make it from the config). */
+  logger: Logger;
 }
 
 /**
@@ -50,12 +50,7 @@ export interface AppModuleOptions {
  */
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot({
-    config,
-    target,
-    imports = [],
-    logDestination,
-  }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, target, imports = [], logger }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -64,31 +59,12 @@ export class AppModule implements NestModule {
           ignoreEnvFile: true,
           load: [() => ({ ...config })],
         }),
-        // The CLS context is opened by TenantContextMiddleware (see there), not by a mounted middleware.
-        ClsModule.forRoot({ global: true, middleware: { mount: false } }),
+        DiscoveryModule,
         ThrottlerModule.forRoot({
           throttlers: [
             { ttl: config.RATE_LIMIT_WINDOW_MS, limit: Math.max(1, config.RATE_LIMIT_MAX) },
           ],
           skipIf: () => config.RATE_LIMIT_MAX === 0,
-        }),
-        LoggerModule.forRoot({
-          pinoHttp: withDestination(logDestination, {
-            level: config.LOG_LEVEL,
-            // set by the first middleware of the app (see app.factory.ts)
-            genReqId: (req) => req.id as string,
-            customAttributeKeys: { reqId: 'requestId' },
-            quietReqLogger: true,
-            serializers: {
-              req: (req: { method?: string; url?: string }) => ({
-                method: req.method,
-                url: req.url,
-              }),
-              res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-            },
-            redact: ['req.headers.authorization'],
-          }),
-          assignResponse: true,
         }),
         TypeOrmModule.forRootAsync({
           name: CONTROL_CONNECTION,
@@ -109,6 +85,7 @@ export class AppModule implements NestModule {
         AuthModule,
         HealthModule,
         ComandasModule,
+        ReservasModule,
         GenericTablesModule,
         RpcModule,
         DeviceDriversModule,
@@ -117,6 +94,8 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: DATABASE_TARGET, useValue: target },
+        { provide: AppLogger, useValue: new AppLogger(logger) },
+        RouteTable,
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Order matters: a switched-off feature answers 404 before any other check (so a rate
         // limit cannot reveal it), then the rate limit, the token (401 before anything about
@@ -127,8 +106,9 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: TenantGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
         { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: BodyTypeInterceptor },
       ],
-      exports: [APP_CONFIG, DATABASE_TARGET],
+      exports: [APP_CONFIG, DATABASE_TARGET, AppLogger, RouteTable],
       global: true,
     };
   }
@@ -142,11 +122,4 @@ export class AppModule implements NestModule {
       )
       .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
-}
-
-function withDestination(
-  destination: DestinationStream | undefined,
-  options: PinoHttpOptions,
-): PinoHttpOptions | [PinoHttpOptions, DestinationStream] {
-  return destination ? [options, destination] : options;
 }

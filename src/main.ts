@@ -1,13 +1,21 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import pino from 'pino';
-import { createApp } from './app.factory';
 import { loadTokenKeys } from './auth/token-keys';
 import { ConfigValidationError, loadConfig, type AppConfig } from './common/config/app-config';
 import { openDatabase, type DatabaseHandle } from './database/database-bootstrap';
-import { ensureDemoTenant } from './database/demo/demo-tenant';
+import { ensureDemoTenant } from './tenancy/demo-tenant';
 import { EmbeddedPostgresError } from './database/embedded-postgres';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+
+/**
+ * The application's modules (Nest and everything under it) take about a second to load: they
+ * are loaded while the embedded PostgreSQL starts, not before (see main).
+ */
+function loadApplication(): typeof import('./app.factory') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./app.factory') as typeof import('./app.factory');
+}
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** A second signal within this time of the first is the same one delivered twice. */
@@ -89,7 +97,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    database = await openDatabase(config, { log: (m) => log.info(m) });
+    let launching!: () => void;
+    const launched = new Promise<void>((resolve) => (launching = resolve));
+    const opening = openDatabase(config, { log: (m) => log.info(m), onLaunching: launching });
+    // Once PostgreSQL is starting (or the database is open: DATABASE_URL, a shared server, a
+    // failure), load the application on this core while the server starts on another.
+    await Promise.race([launched, opening.then(noop, noop)]);
+    const { createApp } = loadApplication();
+    database = await opening;
     if (database.target.embedded && config.DEMO_TENANT) {
       await ensureDemoTenant(config, database.target, (m) => log.info(m));
     }
@@ -119,5 +134,7 @@ async function listen(app: NestExpressApplication, config: AppConfig): Promise<v
     throw error;
   }
 }
+
+const noop = () => undefined;
 
 void main();

@@ -4,9 +4,8 @@ import {
   SetMetadata,
   type ExecutionContext,
 } from '@nestjs/common';
-import { ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiExtension } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { ErrorBody } from '../common/errors/error-body.dto';
 import type { Permission } from './permissions';
 
 export const IS_PUBLIC = 'comandas:public';
@@ -41,7 +40,9 @@ export const Public = () =>
 
 /**
  * The permission a route needs (docs/security.md). A tenant route without one is open to every
- * active user of the tenant. Class-level on a controller, overridable per handler.
+ * active user of the tenant. Class-level on a controller, overridable per handler. The OpenAPI
+ * document names it (`x-permission`); its 401 and 403 exist only with AUTH_MODE=jwt and are
+ * added there (src/common/http/openapi-contract.ts).
  */
 export const RequirePermission = (
   permission: Permission | PermissionResolver,
@@ -50,14 +51,6 @@ export const RequirePermission = (
   applyDecorators(
     SetMetadata(REQUIRED_PERMISSION, permission),
     ApiExtension('x-permission', describe),
-    ApiUnauthorizedResponse({
-      type: ErrorBody,
-      description: 'UNAUTHENTICATED (AUTH_MODE=jwt): no, expired or invalid token',
-    }),
-    ApiForbiddenResponse({
-      type: ErrorBody,
-      description: `FORBIDDEN (the user's roles lack "${describe}") or TENANT_MISMATCH`,
-    }),
   );
 
 /** The actor of the request for audit entries. */

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError, ForbiddenError } from '../common/errors/domain-error';
 
 /** Why a request is not authenticated (the `detail.reason` of a 401). */
 export type UnauthenticatedReason =
@@ -21,25 +21,27 @@ export function unauthenticated(reason: UnauthenticatedReason, message: string):
     reason === 'missing'
       ? 'Bearer realm="comandas"'
       : `Bearer realm="comandas", error="invalid_token", error_description="${message.replace(/"/g, "'")}"`;
-  return new DomainError(401, 'UNAUTHENTICATED', message, { reason }, undefined, {
-    'WWW-Authenticate': challenge,
+  return new DomainError({
+    status: 401,
+    code: 'UNAUTHENTICATED',
+    message,
+    detail: { reason },
+    headers: { 'WWW-Authenticate': challenge },
   });
 }
 
 export const tenantMismatch = (claim: string, requested: string) =>
-  new DomainError(
-    403,
-    'TENANT_MISMATCH',
+  new ForbiddenError(
     `The token was issued for tenant "${claim}", not for "${requested}"`,
+    'TENANT_MISMATCH',
     { tokenTenant: claim, requestedTenant: requested },
   );
 
 export const forbidden = (permission: string, roles: readonly string[]) =>
-  new DomainError(
-    403,
-    'FORBIDDEN',
+  new ForbiddenError(
     roles.length === 0
       ? `This needs the permission "${permission}" and the user holds no role`
       : `This needs the permission "${permission}", which the role(s) ${roles.join(', ')} do not give`,
+    'FORBIDDEN',
     { permission, roles },
   );

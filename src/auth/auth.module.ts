@@ -7,7 +7,7 @@ import { loadTokenKeys } from './token-keys';
 import { TokenVerifier } from './token-verifier';
 
 /**
- * Authentication and roles (DESIGN §9, docs/security.md): what the guards need. The guards
+ * Authentication and roles (docs/security.md): what the guards need. The guards
  * themselves (AuthenticationGuard, PermissionGuard) are APP_GUARDs of the root module, in order
  * around the tenant guard.
  */

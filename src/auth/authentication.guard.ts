@@ -2,8 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
-import { TENANT_HEADER } from '../tenancy/tenancy.errors';
-import { isTenantSlug } from '../tenancy/tenant-slug';
+import { TenantContext } from '../tenancy/tenant-context';
 import { tenantMismatch } from './auth.errors';
 import { IS_PUBLIC, type RequestWithUser } from './auth.decorators';
 import { bearerToken, TokenVerifier } from './token-verifier';
@@ -19,6 +18,7 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly verifier: TokenVerifier,
+    private readonly tenants: TenantContext,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -31,8 +31,8 @@ export class AuthenticationGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithUser>();
     const claims = this.verifier.verify(bearerToken(request.headers.authorization));
     // A missing or malformed header is the tenant guard's 400 (TENANT_REQUIRED / _INVALID).
-    const requested = request.headers[TENANT_HEADER];
-    if (typeof requested === 'string' && isTenantSlug(requested) && requested !== claims.tenant)
+    const requested = this.tenants.requestedSlug;
+    if (requested !== undefined && requested !== claims.tenant)
       throw tenantMismatch(claims.tenant, requested);
     request.user = { id_usuario: claims.userId, tenant: claims.tenant };
     return true;

@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { PinoLogger } from 'nestjs-pino';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
-import { NO_TENANT } from '../common/decorators';
+import { RequestContext } from '../common/context/request-context';
+import { NO_TENANT } from '../tenancy/tenancy.decorators';
 import { forbidden, unauthenticated } from './auth.errors';
 import {
   IS_PUBLIC,
@@ -30,7 +30,6 @@ export class PermissionGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly staff: StaffRepository,
-    private readonly logger: PinoLogger,
   ) {
     this.cache = new StaffCache(config.TENANT_CACHE_TTL_MS);
   }
@@ -55,7 +54,7 @@ export class PermissionGuard implements CanActivate {
         'unknown_user',
         `The token's user ${user.id_usuario} is not an active user of tenant "${user.tenant}"`,
       );
-    this.logger.assign({ user: user.id_usuario });
+    RequestContext.assignLog({ user: user.id_usuario });
     const required = this.reflector.getAllAndOverride<Permission | PermissionResolver | undefined>(
       REQUIRED_PERMISSION,
       targets,

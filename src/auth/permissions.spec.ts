@@ -5,9 +5,15 @@ describe('permission matrix', () => {
     const table = Object.fromEntries(ROLE_NAMES.map((role) => [role, permissionsOf([role])]));
     expect(table).toEqual({
       admin: [...PERMISSIONS],
-      cajero: ['comandas:read', 'comandas:close'],
-      mozo: ['comandas:read', 'comandas:write'],
-      cocina: ['comandas:read'],
+      cajero: [
+        'comandas:read',
+        'comandas:close',
+        'reservas:read',
+        'reservas:write',
+        'reservas:no-show',
+      ],
+      mozo: ['comandas:read', 'comandas:write', 'reservas:read', 'reservas:write', 'reservas:seat'],
+      cocina: ['comandas:read', 'reservas:read'],
     });
   });
 
@@ -16,6 +22,10 @@ describe('permission matrix', () => {
       'comandas:read',
       'comandas:write',
       'comandas:close',
+      'reservas:read',
+      'reservas:write',
+      'reservas:seat',
+      'reservas:no-show',
     ]);
   });
 

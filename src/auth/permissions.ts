@@ -8,6 +8,10 @@ export const PERMISSIONS = [
   'comandas:write',
   'comandas:close',
   'comandas:delete',
+  'reservas:read',
+  'reservas:write',
+  'reservas:seat',
+  'reservas:no-show',
   'asistencia:import',
   'tables:access',
   'rpc:call',
@@ -20,12 +24,25 @@ export type RoleName = (typeof ROLE_NAMES)[number];
 
 const MATRIX: Record<RoleName, readonly Permission[]> = {
   admin: PERMISSIONS,
-  /** Cashier: sees the comandas, closes them for payment and reopens a closed one. */
-  cajero: ['comandas:read', 'comandas:close'],
-  /** Waiter: opens comandas and edits them (lines, table, customer, note) while open. */
-  mozo: ['comandas:read', 'comandas:write'],
-  /** Kitchen: sees the comandas to prepare them. */
-  cocina: ['comandas:read'],
+  /**
+   * Cashier: sees the comandas, closes them for payment and reopens a closed one; keeps the
+   * reservation book (books, changes, cancels, marks the no-shows) but seats no one (seating
+   * opens a comanda, which is the waiter's).
+   */
+  cajero: [
+    'comandas:read',
+    'comandas:close',
+    'reservas:read',
+    'reservas:write',
+    'reservas:no-show',
+  ],
+  /**
+   * Waiter: opens comandas and edits them (lines, table, customer, note) while open; books,
+   * changes and cancels reservations and seats them (which opens their comanda).
+   */
+  mozo: ['comandas:read', 'comandas:write', 'reservas:read', 'reservas:write', 'reservas:seat'],
+  /** Kitchen: sees the comandas to prepare them, and the reservations to plan the covers. */
+  cocina: ['comandas:read', 'reservas:read'],
 };
 
 function roleName(name: string): RoleName | undefined {

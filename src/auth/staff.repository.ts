@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../tenancy/tenant-context';
+import { TenantRepository } from '../tenancy/tenant-repository';
 
 /** A staff member as authorization sees them. */
 export interface StaffMember {
@@ -20,11 +20,9 @@ const STAFF_SELECT = `
 
 /** Users and their roles in the current tenant's database (usuarios, usua_roles, roles). */
 @Injectable()
-export class StaffRepository {
-  constructor(private readonly tenant: TenantContext) {}
-
+export class StaffRepository extends TenantRepository {
   async findById(id: number): Promise<StaffMember | undefined> {
-    const rows: StaffMember[] = await this.tenant.dataSource.query(
+    const rows: StaffMember[] = await this.db.query(
       `${STAFF_SELECT} WHERE u.id_usuario = $1 GROUP BY u.id_usuario`,
       [id],
     );
@@ -33,13 +31,13 @@ export class StaffRepository {
 
   /** The active staff, by id. */
   listActive(): Promise<StaffMember[]> {
-    return this.tenant.dataSource.query(
+    return this.db.query(
       `${STAFF_SELECT} WHERE u.activo GROUP BY u.id_usuario ORDER BY u.id_usuario`,
     );
   }
 
   async findByDocumento(documento: string): Promise<StaffMember | undefined> {
-    const rows: StaffMember[] = await this.tenant.dataSource.query(
+    const rows: StaffMember[] = await this.db.query(
       `${STAFF_SELECT} WHERE u.documento = $1 GROUP BY u.id_usuario`,
       [documento],
     );

@@ -12,7 +12,7 @@ import { isTenantSlug } from '../tenancy/tenant-slug';
 import { unauthenticated } from './auth.errors';
 import type { TokenKeys } from './token-keys';
 
-/** What a verified token says (DESIGN §9). */
+/** What a verified token says (docs/security.md, claims). */
 export interface TokenClaims {
   /** `sub`: the user's id_usuario in the tenant database. */
   userId: number;

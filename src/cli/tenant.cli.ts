@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
+import { FEATURES, TENANT_FEATURES } from '../common/config/features';
 import { redactUrl } from '../database/pg-url';
+import { quoteIdent } from '../database/sql';
 import { Tenant } from '../tenancy/entities/tenant.entity';
-import { TenantAdmin } from '../tenancy/tenant-admin';
-import { err, openControl, out, readCliConfig, runCli, UsageError } from './cli-support';
+import { TenantAdmin, TenantServerUnreachableError } from '../tenancy/tenant-admin';
+import { defineCli, err, out, UsageError, type CliInput } from './cli-support';
 
 const USAGE = `Usage: npm run tenant -- <command> [options]
 
@@ -13,11 +14,16 @@ Commands:
                        Re-running it finishes a half-done creation and changes nothing else.
   list [--json]        List the tenants of the catalog.
   migrate <slug>|--all Run pending tenant migrations on one tenant or on all of them.
+                       --all tries every tenant, one line each, and exits 1 naming the failed ones.
   suspend <slug>       Refuse the tenant's requests (403 TENANT_SUSPENDED).
   resume <slug>        Serve the tenant again.
-  feature <slug> <genericTables|rpc> <on|off|default>
-                       Override a feature switch for this tenant alone (default: follow FEATURE_*).
+  feature <slug> <feature> <on|off|default>
+                       Override a feature switch for this tenant alone (default: follow its
+                       FEATURE_* variable). Features:
+${TENANT_FEATURES.map((f) => `                         ${f.padEnd(14)} (${FEATURES[f].variable})`).join('\n')}
   drop <slug> --yes    Delete the tenant's database and catalog row. Irreversible.
+                       A database whose server does not answer is left (named on stderr, to
+                       delete by hand) and the tenant is removed from the catalog all the same.
 
 Exit codes: 0 done, 1 failure (database unreachable, ...), 2 wrong usage or refused request.
 The database is DATABASE_URL, else the embedded PostgreSQL (shared with a running npm start).`;
@@ -62,21 +68,50 @@ function formatTable(tenants: Tenant[]): string {
     .join('\n');
 }
 
-async function execute(admin: TenantAdmin, argv: string[], io: Output): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      name: { type: 'string' },
-      'database-url': { type: 'string' },
-      'time-zone': { type: 'string' },
-      demo: { type: 'boolean', default: false },
-      all: { type: 'boolean', default: false },
-      yes: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
-  });
+const migrationSummary = (ran: string[]) =>
+  ran.length ? `applied ${ran.join(', ')}` : 'up to date';
+
+/** Migrates every tenant, whatever fails: 0 when all succeeded, else 1 naming the failed ones. */
+async function migrateAll(admin: TenantAdmin, io: Output): Promise<number> {
+  const slugs = (await admin.list()).map((t) => t.slug);
+  const failed: string[] = [];
+  for (const slug of slugs) {
+    try {
+      io.out(`${slug}: ${migrationSummary(await admin.migrate(slug))}`);
+    } catch (error) {
+      failed.push(slug);
+      const reason =
+        error instanceof TenantServerUnreachableError
+          ? error.problem
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      io.err(`${slug}: FAILED: ${reason}`);
+    }
+  }
+  if (failed.length === 0) return 0;
+  io.err(`migrate --all: ${failed.length} of ${slugs.length} tenants FAILED: ${failed.join(', ')}`);
+  return 1;
+}
+
+/** Runs one command; returns the exit code (errors are left to runCli). */
+const OPTIONS = {
+  name: { type: 'string' },
+  'database-url': { type: 'string' },
+  'time-zone': { type: 'string' },
+  demo: { type: 'boolean', default: false },
+  all: { type: 'boolean', default: false },
+  yes: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+} as const;
+
+const COMMANDS = ['create', 'list', 'migrate', 'suspend', 'resume', 'feature', 'drop'];
+
+async function execute(
+  admin: TenantAdmin,
+  { values, positionals }: Pick<CliInput<typeof OPTIONS>, 'values' | 'positionals'>,
+  io: Output,
+): Promise<number> {
   const command = positionals[0];
   switch (command) {
     case 'create': {
@@ -94,35 +129,38 @@ async function execute(admin: TenantAdmin, argv: string[], io: Output): Promise<
       );
       if (result.migrations.length) io.out(`Migrations applied: ${result.migrations.join(', ')}`);
       if (result.demo) io.out(`Demo data: ${JSON.stringify(result.demo)}`);
-      return;
+      return 0;
     }
     case 'list': {
       const tenants = await admin.list();
-      if (values.json) io.out(JSON.stringify(tenants, null, 2));
+      if (values.json)
+        io.out(
+          JSON.stringify(
+            tenants.map((t) => ({ ...t, databaseUrl: t.databaseUrl && redactUrl(t.databaseUrl) })),
+            null,
+            2,
+          ),
+        );
       else
         io.out(
           tenants.length ? formatTable(tenants) : 'No tenants yet: npm run tenant -- create <slug>',
         );
-      return;
+      return 0;
     }
     case 'migrate': {
       if (values.all === positionals.length > 1)
         throw new UsageError('migrate needs a tenant slug or --all');
-      const slugs = values.all
-        ? (await admin.list()).map((t) => t.slug)
-        : [requireSlug(positionals, command)];
-      for (const slug of slugs) {
-        const ran = await admin.migrate(slug);
-        io.out(`${slug}: ${ran.length ? `applied ${ran.join(', ')}` : 'up to date'}`);
-      }
-      return;
+      if (values.all) return migrateAll(admin, io);
+      const slug = requireSlug(positionals, command);
+      io.out(`${slug}: ${migrationSummary(await admin.migrate(slug))}`);
+      return 0;
     }
     case 'suspend':
     case 'resume': {
       const slug = requireSlug(positionals, command);
       const tenant = await admin.setStatus(slug, command === 'suspend' ? 'suspended' : 'active');
       io.out(`Tenant ${slug} is ${tenant.status}`);
-      return;
+      return 0;
     }
     case 'feature': {
       const [, slug, feature, state] = positionals;
@@ -138,46 +176,50 @@ async function execute(admin: TenantAdmin, argv: string[], io: Output): Promise<
         throw new UsageError(`State must be on, off or default (got "${state}")`);
       const tenant = await admin.setFeature(slug, feature, states[state]);
       io.out(`Tenant ${slug} features: ${JSON.stringify(tenant.features)}`);
-      return;
+      return 0;
     }
     case 'drop': {
       const slug = requireSlug(positionals, command);
       if (!values.yes)
         throw new UsageError(`drop deletes the database of ${slug}: confirm with --yes`);
-      const { databaseDropped } = await admin.drop(slug);
+      const { databaseDropped, databaseLeft } = await admin.drop(slug);
+      if (databaseLeft) {
+        const { database, server, reason } = databaseLeft;
+        io.err(
+          `Warning: the database "${database}" was NOT deleted: its server ${server} did not answer (${reason}). ` +
+            `When the server is back, delete it by hand: DROP DATABASE ${quoteIdent(database)};`,
+        );
+        io.out(`Dropped tenant ${slug} from the catalog`);
+        return 0;
+      }
       io.out(
         `Dropped tenant ${slug}${databaseDropped ? ' and its database' : ' (its database was already gone)'}`,
       );
-      return;
+      return 0;
     }
     case undefined:
     case 'help':
       io.out(USAGE);
-      return;
+      return 0;
     default:
       throw new UsageError(`Unknown command "${command}"`);
   }
 }
 
-runCli(USAGE, async () => {
-  const argv = process.argv.slice(2);
-  const config = readCliConfig();
-  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
-    stdio.out(USAGE);
-    return 0;
-  }
-  const { database, control } = await openControl(config);
-  try {
-    const admin = new TenantAdmin(control, {
-      controlUrl: database.target.controlUrl,
-      databasePrefix: config.TENANT_DB_PREFIX,
-      defaultTimeZone: config.DEFAULT_TIME_ZONE,
-      connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+defineCli({
+  usage: USAGE,
+  options: OPTIONS,
+  run: async ({ values, positionals, config, withApp }) => {
+    if (!COMMANDS.includes(positionals[0]))
+      throw new UsageError(`Unknown command "${positionals[0]}"`);
+    return withApp((app) => {
+      const admin = new TenantAdmin(app.control, {
+        controlUrl: app.target.controlUrl,
+        databasePrefix: config.TENANT_DB_PREFIX,
+        defaultTimeZone: config.DEFAULT_TIME_ZONE,
+        connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+      });
+      return execute(admin, { values, positionals }, stdio);
     });
-    await execute(admin, argv, stdio);
-    return 0;
-  } finally {
-    await control.destroy().catch(() => undefined);
-    await database.close().catch(() => undefined);
-  }
+  },
 });

@@ -1,19 +1,17 @@
 import 'reflect-metadata';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { sign } from 'jsonwebtoken';
 import { StaffRepository } from '../auth/staff.repository';
 import { permissionsOf } from '../auth/permissions';
-import { DomainError, NotFoundError } from '../common/errors/domain-error';
+import { ConflictError, NotFoundError } from '../common/errors/domain-error';
 import { TenantContext } from '../tenancy/tenant-context';
-import { withAppContext } from './app-context';
-import { err, out, readCliConfig, runCli, UsageError } from './cli-support';
+import { defineCli, err, out, UsageError, type CliInput } from './cli-support';
 
 const USAGE = `Usage: npm run token -- --tenant <slug> --user <documento> [options]
        npm run token -- --tenant <slug> --list
 
-Issues a token for a staff member of the tenant, for development and tests (DESIGN §9):
+Issues a token for a staff member of the tenant, for development and tests:
 sub = their id_usuario, tenant = the slug, exp = now + --expires-in. Signed HS256 with
 AUTH_JWT_SECRET (from the environment or .env, the service's own), or RS256 with
 --private-key-file. The token alone is written to standard output.
@@ -51,8 +49,8 @@ function rsaPrivateKey(file: string): KeyObject {
   return key;
 }
 
-async function listUsers(tenant: string): Promise<number> {
-  const staff = await withAppContext(readCliConfig(), (app) =>
+async function listUsers(tenant: string, withApp: CliInput<typeof OPTIONS>['withApp']) {
+  const staff = await withApp((app) =>
     app.get(TenantContext).run(tenant, () => app.get(StaffRepository).listActive()),
   );
   out(`${'documento'.padEnd(14)} ${'id'.padStart(4)}  ${'nombre'.padEnd(24)} roles`);
@@ -64,86 +62,79 @@ async function listUsers(tenant: string): Promise<number> {
   return 0;
 }
 
-runCli(USAGE, async () => {
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
-    strict: true,
-    allowPositionals: true,
-    options: {
-      tenant: { type: 'string' },
-      user: { type: 'string' },
-      'expires-in': { type: 'string', default: '8h' },
-      'private-key-file': { type: 'string' },
-      kid: { type: 'string' },
-      json: { type: 'boolean' },
-      list: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    out(USAGE);
+const OPTIONS = {
+  tenant: { type: 'string' },
+  user: { type: 'string' },
+  'expires-in': { type: 'string', default: '8h' },
+  'private-key-file': { type: 'string' },
+  kid: { type: 'string' },
+  json: { type: 'boolean' },
+  list: { type: 'boolean' },
+} as const;
+
+defineCli({
+  usage: USAGE,
+  options: OPTIONS,
+  run: async ({ values, positionals, config, withApp }) => {
+    if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
+    const { tenant, user } = values;
+    if (tenant && values.list && !user) return listUsers(tenant, withApp);
+    if (!tenant || !user)
+      throw new UsageError('--tenant and --user are required (or --tenant and --list)');
+    const expiresIn = lifetimeSeconds(values['expires-in']);
+    const keyFile = values['private-key-file'];
+    if (values.kid !== undefined && !keyFile)
+      throw new UsageError('--kid goes with --private-key-file (RS256)');
+    const key = keyFile ? rsaPrivateKey(keyFile) : config.AUTH_JWT_SECRET;
+    if (!key)
+      throw new UsageError(
+        'Set AUTH_JWT_SECRET (the secret the service verifies with) or pass --private-key-file',
+      );
+
+    const member = await withApp((app) =>
+      app.get(TenantContext).run(tenant, () => app.get(StaffRepository).findByDocumento(user)),
+    );
+    if (!member)
+      throw new NotFoundError(
+        `No user with documento "${user}" in tenant "${tenant}"`,
+        'USER_NOT_FOUND',
+      );
+    if (!member.activo)
+      throw new ConflictError(
+        `User "${user}" (id_usuario ${member.id_usuario}) of tenant "${tenant}" is not active`,
+        'USER_INACTIVE',
+      );
+
+    const token = sign({ tenant }, key, {
+      algorithm: keyFile ? 'RS256' : 'HS256',
+      subject: String(member.id_usuario),
+      expiresIn,
+      ...(values.kid ? { keyid: values.kid } : {}),
+    });
+    const expiresAt = new Date(Date.now() + expiresIn * 1000).toISOString();
+    const roles = member.roles.length > 0 ? member.roles.join(', ') : 'no role';
+    if (values.json) {
+      out(
+        JSON.stringify(
+          {
+            token,
+            tenant,
+            id_usuario: member.id_usuario,
+            nombre: member.nombre,
+            roles: member.roles,
+            permissions: permissionsOf(member.roles),
+            expiresAt,
+          },
+          null,
+          2,
+        ),
+      );
+    } else {
+      err(
+        `Token for ${member.nombre} (id_usuario ${member.id_usuario}, ${roles}) of tenant ${tenant}, valid until ${expiresAt}`,
+      );
+      out(token);
+    }
     return 0;
-  }
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
-  const { tenant, user } = values;
-  if (tenant && values.list && !user) return listUsers(tenant);
-  if (!tenant || !user)
-    throw new UsageError('--tenant and --user are required (or --tenant and --list)');
-  const expiresIn = lifetimeSeconds(values['expires-in']);
-  const config = readCliConfig();
-  const keyFile = values['private-key-file'];
-  if (values.kid !== undefined && !keyFile)
-    throw new UsageError('--kid goes with --private-key-file (RS256)');
-  const key = keyFile ? rsaPrivateKey(keyFile) : config.AUTH_JWT_SECRET;
-  if (!key)
-    throw new UsageError(
-      'Set AUTH_JWT_SECRET (the secret the service verifies with) or pass --private-key-file',
-    );
-
-  const member = await withAppContext(config, (app) =>
-    app.get(TenantContext).run(tenant, () => app.get(StaffRepository).findByDocumento(user)),
-  );
-  if (!member)
-    throw new NotFoundError(
-      `No user with documento "${user}" in tenant "${tenant}"`,
-      'USER_NOT_FOUND',
-    );
-  if (!member.activo)
-    throw new DomainError(
-      409,
-      'USER_INACTIVE',
-      `User "${user}" (id_usuario ${member.id_usuario}) of tenant "${tenant}" is not active`,
-    );
-
-  const token = sign({ tenant }, key, {
-    algorithm: keyFile ? 'RS256' : 'HS256',
-    subject: String(member.id_usuario),
-    expiresIn,
-    ...(values.kid ? { keyid: values.kid } : {}),
-  });
-  const expiresAt = new Date(Date.now() + expiresIn * 1000).toISOString();
-  const roles = member.roles.length > 0 ? member.roles.join(', ') : 'no role';
-  if (values.json) {
-    out(
-      JSON.stringify(
-        {
-          token,
-          tenant,
-          id_usuario: member.id_usuario,
-          nombre: member.nombre,
-          roles: member.roles,
-          permissions: permissionsOf(member.roles),
-          expiresAt,
-        },
-        null,
-        2,
-      ),
-    );
-  } else {
-    err(
-      `Token for ${member.nombre} (id_usuario ${member.id_usuario}, ${roles}) of tenant ${tenant}, valid until ${expiresAt}`,
-    );
-    out(token);
-  }
-  return 0;
+  },
 });

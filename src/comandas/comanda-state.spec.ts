@@ -10,7 +10,7 @@ import {
   type Transition,
 } from './comanda-state';
 
-/** DESIGN §6, row by row. */
+/** The state table of docs/comandas.md, row by row. */
 const ALLOWED: [ComandaState, ComandaAction, Transition][] = [
   ['abierta', 'cerrar', { estado: 'cerrada' }],
   ['cerrada', 'abrir', { estado: 'abierta' }],

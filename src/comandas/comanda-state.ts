@@ -1,9 +1,9 @@
 import { ConflictError } from '../common/errors/domain-error';
 
 /**
- * The comanda state machine of DESIGN §6, in one place. A comanda's effective state is its
- * `estado` (abierta | cerrada) unless it is logically deleted, which overrides it; restoring
- * gives back the `estado` it had.
+ * The comanda state machine (docs/comandas.md, States), in one place. A comanda's effective
+ * state is its `estado` (abierta | cerrada) unless it is logically deleted, which overrides it;
+ * restoring gives back the `estado` it had.
  *
  * | from      | trigger                       | next      |
  * |-----------|-------------------------------|-----------|

@@ -1,9 +1,9 @@
 import { formatInstant, formatInstantOrNull } from '../common/time';
-import type { ComandaRow, EventoRow, LineaRow } from './comandas.repository';
+import type { ComandaRow, EventoRow, ItemRow } from './comandas.repository';
 import type {
   ComandaDetail,
   ComandaEvento,
-  ComandaLinea,
+  ComandaItem,
   ComandaSummary,
 } from './dto/comanda-output.dto';
 
@@ -24,13 +24,15 @@ export function toSummary(row: ComandaRow, timeZone: string): ComandaSummary {
     fec_apertura: formatInstant(row.fec_apertura, timeZone),
     fec_cierre: formatInstantOrNull(row.fec_cierre, timeZone),
     total: num(row.total),
+    n_items: row.items,
+    // deprecated alias of n_items, kept one release (docs/comandas.md)
     items: row.items,
     eliminada: row.eliminada,
     version: row.version,
   };
 }
 
-export function toLinea(row: LineaRow, timeZone: string): ComandaLinea {
+export function toItem(row: ItemRow, timeZone: string): ComandaItem {
   return {
     id_item: num(row.id_deta_comanda),
     id_producto: row.id_producto,
@@ -45,12 +47,12 @@ export function toLinea(row: LineaRow, timeZone: string): ComandaLinea {
   };
 }
 
-export function toDetail(row: ComandaRow, lines: LineaRow[], timeZone: string): ComandaDetail {
+export function toDetail(row: ComandaRow, lines: ItemRow[], timeZone: string): ComandaDetail {
   return {
     ...toSummary(row, timeZone),
     observacion: row.observacion,
     fec_eliminacion: formatInstantOrNull(row.fec_eliminacion, timeZone),
-    lineas: lines.map((line) => toLinea(line, timeZone)),
+    lineas: lines.map((line) => toItem(line, timeZone)),
   };
 }
 

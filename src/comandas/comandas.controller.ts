@@ -1,35 +1,12 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPreconditionFailedResponse,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTag } from '../common/decorators';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import type { Permission } from '../auth/permissions';
-import { TenantScoped } from '../common/decorators';
-import { etagOf, parseIfMatch } from '../common/http/etag';
+import { TenantScoped } from '../tenancy/tenancy.decorators';
+import { IfMatch, Versioned } from '../common/http/versioned';
+import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { ComandasService } from './comandas.service';
 import {
@@ -40,30 +17,20 @@ import {
   ItemInput,
   UpdateComandaBody,
 } from './dto/comanda-input.dto';
-import { ErrorBody } from '../common/errors/error-body.dto';
 import { ComandaDetail, ComandaEvento, ComandaSummary } from './dto/comanda-output.dto';
 import { ListComandasQuery } from './dto/list-comandas.query';
 
-const IF_MATCH = {
-  name: 'If-Match',
-  required: false,
-  description:
-    'The ETag of the comanda as last read ("3"): 412 STALE_VERSION when it changed since',
-};
-
-const notFound = { type: ErrorBody, description: 'COMANDA_NOT_FOUND (or TENANT_NOT_FOUND)' };
-const invalidTransition = {
-  type: ErrorBody,
-  description: 'INVALID_TRANSITION naming the current state (detail.estado), or COMANDA_EMPTY',
-};
-const stale = {
-  type: ErrorBody,
-  description: 'STALE_VERSION: If-Match does not match the current version',
-};
-const badInput = {
-  type: ErrorBody,
-  description: 'VALIDATION_FAILED, INVALID_ID, TENANT_REQUIRED, ...',
-};
+/**
+ * The errors of the routes that change a comanda (the statuses every tenant route shares, the
+ * body's, the id's and If-Match's, are added to the document in one place: openapi-contract.ts). A
+ * statement cancelled by DB_STATEMENT_TIMEOUT_MS is 503 on these routes.
+ */
+const CHANGE_ERRORS = [ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT];
+const LINE_ERRORS = [
+  ...CHANGE_ERRORS,
+  ERRORS.ITEM_NOT_FOUND,
+  { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+];
 
 /**
  * PUT /comandas/:id needs what its action does: closing and reopening are the cashier's,
@@ -82,13 +49,10 @@ export function permissionForUpdate(request: Request): Permission {
     : 'comandas:write';
 }
 
-/** Sends the comanda with its version as ETag. */
-function withEtag(res: Response, comanda: ComandaDetail): ComandaDetail {
-  res.setHeader('ETag', etagOf(comanda.version));
-  return comanda;
-}
-
-@ApiTags('comandas')
+@ApiTag(
+  'comandas',
+  'Order tickets: opening, lines, transitions (cerrar, abrir, restaurar), logical delete, audit trail; optimistic concurrency with ETag and If-Match.',
+)
 @TenantScoped()
 @RequirePermission('comandas:read')
 @Controller('comandas')
@@ -102,9 +66,24 @@ export class ComandasController {
   })
   @ApiOkResponse({
     type: [ComandaSummary],
-    headers: { 'X-Total-Count': { description: 'Matching comandas' } },
+    description: 'A page of comandas',
+    headers: {
+      'X-Total-Count': {
+        description: 'Comandas matching the filters, whatever the page',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
   })
-  @ApiBadRequestResponse(badInput)
+  @ApiErrors(
+    {
+      ...ERRORS.VALIDATION_FAILED,
+      body: {
+        ...ERRORS.VALIDATION_FAILED.body,
+        detail: ['estado must be one of the following values: abierta, cerrada'],
+      },
+    },
+    ERRORS.STATEMENT_TIMEOUT,
+  )
   async list(@Query() query: ListComandasQuery, @Res({ passthrough: true }) res: Response) {
     const { items, total } = await this.comandas.list(query);
     res.setHeader('X-Total-Count', String(total));
@@ -113,12 +92,24 @@ export class ComandasController {
 
   @Post()
   @RequirePermission('comandas:write')
-  @ApiOperation({ summary: 'Open a comanda (optionally with its first lines)' })
-  @ApiCreatedResponse({ type: ComandaDetail })
-  @ApiBadRequestResponse({
-    type: ErrorBody,
-    description:
-      'VALIDATION_FAILED, PRODUCT_NOT_FOUND, PRODUCT_INACTIVE, 23503 (unknown table, waiter or customer)',
+  @Versioned({
+    summary: 'Open a comanda (optionally with its first lines)',
+    type: ComandaDetail,
+    returns: 'The new comanda, abierta, version 1',
+    status: 201,
+    headers: {
+      Location: {
+        description: 'The path of the new comanda',
+        schema: { type: 'string', example: '/api/v1/comandas/301' },
+      },
+    },
+    errors: [
+      ERRORS.VALIDATION_FAILED,
+      ERRORS.PRODUCT_NOT_FOUND,
+      ERRORS.PRODUCT_INACTIVE,
+      ERRORS.UNKNOWN_REFERENCE,
+      ERRORS.STATEMENT_TIMEOUT,
+    ],
   })
   async create(
     @Body() body: CreateComandaBody,
@@ -127,19 +118,18 @@ export class ComandasController {
   ) {
     const comanda = await this.comandas.create(body, actor);
     res.setHeader('Location', `${res.req.baseUrl}${res.req.path}/${comanda.id_comanda}`);
-    return withEtag(res, comanda);
+    return comanda;
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'A comanda with its lines (also when eliminada)' })
-  @ApiOkResponse({
+  @Versioned({
+    summary: 'A comanda with its lines (also when eliminada)',
     type: ComandaDetail,
-    headers: { ETag: { description: 'The version, e.g. "3"' } },
+    returns: 'The comanda',
+    errors: [ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT],
   })
-  @ApiBadRequestResponse(badInput)
-  @ApiNotFoundResponse(notFound)
-  async get(@Param('id', ParseIdPipe) id: number, @Res({ passthrough: true }) res: Response) {
-    return withEtag(res, await this.comandas.get(id));
+  get(@Param('id', ParseIdPipe) id: number) {
+    return this.comandas.get(id);
   }
 
   @Put(':id')
@@ -147,139 +137,141 @@ export class ComandasController {
     permissionForUpdate,
     'comandas:close (cerrar, abrir), comandas:delete (restaurar), comandas:write (fields)',
   )
-  @ApiOperation({
+  @Versioned({
     summary: 'Transition (abrir, cerrar, restaurar) or partial change of an open comanda',
     description:
       '{"action":"cerrar"} closes an open comanda (total = sum of its lines); "abrir" reopens a closed one; ' +
       '"restaurar" undoes a logical delete. Without action: a change of id_mesa, id_usuario, id_cliente, ' +
       'observacion while abierta. An action with fields, or an unknown field, is 400.',
+    type: ComandaDetail,
+    returns: 'The comanda as changed',
+    errors: [
+      ...CHANGE_ERRORS,
+      ERRORS.ACTION_WITH_FIELDS,
+      ERRORS.EMPTY_CHANGE,
+      ERRORS.VALIDATION_FAILED,
+      ERRORS.UNKNOWN_REFERENCE,
+      ERRORS.INVALID_TRANSITION,
+      ERRORS.COMANDA_EMPTY,
+    ],
   })
-  @ApiHeader(IF_MATCH)
   @ApiBody({
     type: UpdateComandaBody,
     examples: { cerrar: { value: { action: 'cerrar' } }, mover: { value: { id_mesa: 5 } } },
   })
-  @ApiOkResponse({ type: ComandaDetail })
-  @ApiBadRequestResponse({
-    type: ErrorBody,
-    description: 'ACTION_WITH_FIELDS, EMPTY_CHANGE, VALIDATION_FAILED, 23503',
-  })
-  @ApiNotFoundResponse(notFound)
-  @ApiConflictResponse(invalidTransition)
-  @ApiPreconditionFailedResponse(stale)
-  async update(
+  update(
     @Param('id', ParseIdPipe) id: number,
     @Body() body: UpdateComandaBody,
-    @Headers('if-match') ifMatch: string | undefined,
+    @IfMatch() version: number | undefined,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
   ) {
-    return withEtag(res, await this.comandas.update(id, body, parseIfMatch(ifMatch), actor));
+    return this.comandas.update(id, body, version, actor);
   }
 
   @Delete(':id')
   @RequirePermission('comandas:delete')
-  @ApiOperation({
+  @Versioned({
     summary: 'Logical delete: the row is kept with eliminada = true',
     description:
       'An optional reason (motivo) in the JSON body or the query is kept in the audit trail.',
+    type: ComandaDetail,
+    returns: 'The comanda, eliminada',
+    errors: [
+      ...CHANGE_ERRORS,
+      ERRORS.VALIDATION_FAILED,
+      {
+        ...ERRORS.INVALID_TRANSITION,
+        summary: 'Already eliminada',
+        body: {
+          ...ERRORS.INVALID_TRANSITION.body,
+          error: 'Cannot eliminar a comanda that is eliminada',
+          detail: { estado: 'eliminada', action: 'eliminar' },
+        },
+      },
+    ],
   })
-  @ApiHeader(IF_MATCH)
-  @ApiQuery({ name: 'motivo', required: false })
+  @ApiQuery({
+    name: 'motivo',
+    required: false,
+    description: 'Reason kept in the audit trail (or motivo in the body)',
+    schema: { type: 'string', maxLength: 500 },
+  })
   @ApiBody({ type: DeleteComandaBody, required: false })
-  @ApiOkResponse({ type: ComandaDetail })
-  @ApiNotFoundResponse(notFound)
-  @ApiConflictResponse({ type: ErrorBody, description: 'INVALID_TRANSITION: already eliminada' })
-  @ApiPreconditionFailedResponse(stale)
-  async remove(
+  remove(
     @Param('id', ParseIdPipe) id: number,
     @Body() body: DeleteComandaBody,
     @Query() query: DeleteComandaBody,
-    @Headers('if-match') ifMatch: string | undefined,
+    @IfMatch() version: number | undefined,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
   ) {
-    const motivo = body.motivo ?? query.motivo ?? null;
-    return withEtag(res, await this.comandas.remove(id, motivo, parseIfMatch(ifMatch), actor));
+    return this.comandas.remove(id, body.motivo ?? query.motivo ?? null, version, actor);
   }
 
   @Get(':id/eventos')
   @ApiOperation({ summary: 'Audit trail of the comanda, oldest first' })
-  @ApiOkResponse({ type: [ComandaEvento] })
-  @ApiNotFoundResponse(notFound)
+  @ApiOkResponse({ type: [ComandaEvento], description: 'The events, oldest first' })
+  @ApiErrors(ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
   events(@Param('id', ParseIdPipe) id: number) {
     return this.comandas.events(id);
   }
 
   @Post(':id/items')
   @RequirePermission('comandas:write')
-  @ApiOperation({ summary: 'Add a line to an open comanda, at the product price of now' })
-  @ApiHeader(IF_MATCH)
-  @ApiCreatedResponse({ type: ComandaDetail })
-  @ApiBadRequestResponse({
-    type: ErrorBody,
-    description: 'PRODUCT_NOT_FOUND, PRODUCT_INACTIVE, VALIDATION_FAILED',
+  @Versioned({
+    summary: 'Add a line to an open comanda, at the product price of now',
+    type: ComandaDetail,
+    returns: 'The comanda with the new line',
+    status: 201,
+    errors: [
+      ...CHANGE_ERRORS,
+      ERRORS.PRODUCT_NOT_FOUND,
+      ERRORS.PRODUCT_INACTIVE,
+      ERRORS.VALIDATION_FAILED,
+      ERRORS.UNKNOWN_REFERENCE,
+      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+    ],
   })
-  @ApiNotFoundResponse(notFound)
-  @ApiConflictResponse({
-    type: ErrorBody,
-    description: 'INVALID_TRANSITION: the comanda is not abierta',
-  })
-  @ApiPreconditionFailedResponse(stale)
-  async addItem(
+  addItem(
     @Param('id', ParseIdPipe) id: number,
     @Body() item: ItemInput,
-    @Headers('if-match') ifMatch: string | undefined,
+    @IfMatch() version: number | undefined,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
   ) {
-    return withEtag(res, await this.comandas.addItem(id, item, parseIfMatch(ifMatch), actor));
+    return this.comandas.addItem(id, item, version, actor);
   }
 
   @Patch(':id/items/:itemId')
   @RequirePermission('comandas:write')
-  @ApiOperation({ summary: 'Change the quantity or note of a line of an open comanda' })
-  @ApiHeader(IF_MATCH)
-  @ApiOkResponse({ type: ComandaDetail })
-  @ApiNotFoundResponse({ type: ErrorBody, description: 'COMANDA_NOT_FOUND or ITEM_NOT_FOUND' })
-  @ApiConflictResponse({
-    type: ErrorBody,
-    description: 'INVALID_TRANSITION: the comanda is not abierta',
+  @Versioned({
+    summary: 'Change the quantity or note of a line of an open comanda',
+    type: ComandaDetail,
+    returns: 'The comanda as changed',
+    errors: [...LINE_ERRORS, ERRORS.VALIDATION_FAILED, ERRORS.EMPTY_CHANGE],
   })
-  @ApiPreconditionFailedResponse(stale)
-  async changeItem(
+  changeItem(
     @Param('id', ParseIdPipe) id: number,
     @Param('itemId', ParseIdPipe) itemId: number,
     @Body() change: ItemChange,
-    @Headers('if-match') ifMatch: string | undefined,
+    @IfMatch() version: number | undefined,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
   ) {
-    return withEtag(
-      res,
-      await this.comandas.changeItem(id, itemId, change, parseIfMatch(ifMatch), actor),
-    );
+    return this.comandas.changeItem(id, itemId, change, version, actor);
   }
 
   @Delete(':id/items/:itemId')
   @RequirePermission('comandas:write')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Remove a line from an open comanda' })
-  @ApiHeader(IF_MATCH)
-  @ApiOkResponse({ type: ComandaDetail })
-  @ApiNotFoundResponse({ type: ErrorBody, description: 'COMANDA_NOT_FOUND or ITEM_NOT_FOUND' })
-  @ApiConflictResponse({
-    type: ErrorBody,
-    description: 'INVALID_TRANSITION: the comanda is not abierta',
+  @Versioned({
+    summary: 'Remove a line from an open comanda',
+    type: ComandaDetail,
+    returns: 'The comanda without the line',
+    errors: LINE_ERRORS,
   })
-  @ApiPreconditionFailedResponse(stale)
-  async removeItem(
+  removeItem(
     @Param('id', ParseIdPipe) id: number,
     @Param('itemId', ParseIdPipe) itemId: number,
-    @Headers('if-match') ifMatch: string | undefined,
+    @IfMatch() version: number | undefined,
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) res: Response,
   ) {
-    return withEtag(res, await this.comandas.removeItem(id, itemId, parseIfMatch(ifMatch), actor));
+    return this.comandas.removeItem(id, itemId, version, actor);
   }
 }

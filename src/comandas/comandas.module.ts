@@ -4,10 +4,12 @@ import { ComandasController } from './comandas.controller';
 import { ComandasRepository } from './comandas.repository';
 import { ComandasService } from './comandas.service';
 
-/** The active order-ticket routes (seed §4.1, DESIGN §6). */
+/** The active order-ticket routes (docs/comandas.md). */
 @Module({
   imports: [TenancyModule],
   controllers: [ComandasController],
   providers: [ComandasService, ComandasRepository],
+  // other modules open comandas through the service (a reservation seated opens one)
+  exports: [ComandasService],
 })
 export class ComandasModule {}

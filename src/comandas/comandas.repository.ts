@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { TenantContext } from '../tenancy/tenant-context';
+import { returnedRows, type Queryable } from '../database/sql';
+import { TenantRepository } from '../tenancy/tenant-repository';
 import type { ComandaAction, ComandaEstado } from './comanda-state';
 import type { EditableField } from './dto/comanda-input.dto';
-
-/** Anything that runs SQL: the tenant DataSource, or the EntityManager of a transaction. */
-export interface Queryable {
-  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
-}
 
 /** A comanda row as PostgreSQL returns it (bigint and numeric come back as strings). */
 export interface ComandaRow {
@@ -30,7 +25,7 @@ export interface ComandaRow {
   items: number;
 }
 
-export interface LineaRow {
+export interface ItemRow {
   id_deta_comanda: string;
   id_producto: number;
   producto: string;
@@ -77,7 +72,7 @@ export interface ComandaFilter {
   timeZone: string;
 }
 
-export interface NewLine {
+export interface NewItem {
   id_producto: number;
   cantidad: number;
   nota: string | null;
@@ -98,28 +93,12 @@ const SUMMARY_FROM = `
   LEFT JOIN usuarios u ON u.id_usuario = c.id_usuario
   LEFT JOIN clientes cl ON cl.id_cliente = c.id_cliente`;
 
-/** TypeORM answers UPDATE/DELETE ... RETURNING with [rows, rowCount], other queries with rows. */
-function returnedRows<T>(result: T[] | [T[], number]): T[] {
-  return result.length === 2 && Array.isArray(result[0]) ? result[0] : (result as T[]);
-}
-
 const LOCKED_COLUMNS =
   'id_comanda, estado, eliminada, version, total, id_mesa, id_usuario, id_cliente, observacion';
 
 /** The only place with the SQL of comandas. Every value is a bound parameter. */
 @Injectable()
-export class ComandasRepository {
-  constructor(private readonly tenant: TenantContext) {}
-
-  private get db(): Queryable {
-    return this.tenant.dataSource;
-  }
-
-  /** Runs `work` in one transaction of the tenant database. */
-  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.tenant.dataSource.transaction(work);
-  }
-
+export class ComandasRepository extends TenantRepository {
   private where(filter: ComandaFilter): { sql: string; params: unknown[] } {
     const params: unknown[] = [filter.eliminada];
     const clauses = ['c.eliminada = $1'];
@@ -171,8 +150,8 @@ export class ComandasRepository {
     return rows[0];
   }
 
-  lines(id: number, db: Queryable = this.db): Promise<LineaRow[]> {
-    return db.query<LineaRow[]>(
+  items(id: number, db: Queryable = this.db): Promise<ItemRow[]> {
+    return db.query<ItemRow[]>(
       `SELECT d.id_deta_comanda, d.id_producto, p.nombre AS producto, d.cantidad, d.precio_unitario,
               d.subtotal, d.nota, d.id_usuario,
               nullif(concat_ws(' ', u.nombre, u.apellido), '') AS usuario, d.fec_registro
@@ -237,8 +216,8 @@ export class ComandasRepository {
   }
 
   /** Adds lines at the products' current prices, in the given order. */
-  async insertLines(tx: Queryable, id: number, lines: NewLine[]): Promise<LineaRow[]> {
-    return tx.query<LineaRow[]>(
+  async insertItems(tx: Queryable, id: number, lines: NewItem[]): Promise<ItemRow[]> {
+    return tx.query<ItemRow[]>(
       `INSERT INTO deta_comandas (id_comanda, id_producto, cantidad, precio_unitario, nota, id_usuario)
        SELECT $1, p.id_producto, l.cantidad, p.precio, l.nota, l.id_usuario
          FROM jsonb_to_recordset($2::jsonb)
@@ -250,8 +229,8 @@ export class ComandasRepository {
     );
   }
 
-  async line(tx: Queryable, id: number, itemId: number): Promise<LineaRow | undefined> {
-    const rows = await tx.query<LineaRow[]>(
+  async item(tx: Queryable, id: number, itemId: number): Promise<ItemRow | undefined> {
+    const rows = await tx.query<ItemRow[]>(
       `SELECT id_deta_comanda, id_producto, cantidad, precio_unitario, subtotal, nota, id_usuario
          FROM deta_comandas WHERE id_comanda = $1 AND id_deta_comanda = $2`,
       [id, itemId],
@@ -259,13 +238,13 @@ export class ComandasRepository {
     return rows[0];
   }
 
-  async updateLine(
+  async updateItem(
     tx: Queryable,
     itemId: number,
     cantidad: number | undefined,
     nota: string | null | undefined,
-  ): Promise<LineaRow> {
-    const result = await tx.query<LineaRow[] | [LineaRow[], number]>(
+  ): Promise<ItemRow> {
+    const result = await tx.query<ItemRow[] | [ItemRow[], number]>(
       `UPDATE deta_comandas
           SET cantidad = coalesce($2, cantidad),
               nota = CASE WHEN $3 THEN $4 ELSE nota END
@@ -276,7 +255,7 @@ export class ComandasRepository {
     return returnedRows(result)[0];
   }
 
-  async deleteLine(tx: Queryable, itemId: number): Promise<void> {
+  async deleteItem(tx: Queryable, itemId: number): Promise<void> {
     await tx.query('DELETE FROM deta_comandas WHERE id_deta_comanda = $1', [itemId]);
   }
 
@@ -292,7 +271,7 @@ export class ComandasRepository {
     return returnedRows(result)[0];
   }
 
-  async countLines(tx: Queryable, id: number): Promise<number> {
+  async countItems(tx: Queryable, id: number): Promise<number> {
     const rows = await tx.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM deta_comandas WHERE id_comanda = $1',
       [id],

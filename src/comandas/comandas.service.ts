@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from '../auth/auth.decorators';
 import { StaleVersionError } from '../common/http/etag';
 import { TenantContext } from '../tenancy/tenant-context';
@@ -13,12 +14,8 @@ import {
   productsInactive,
   productsNotFound,
 } from './comandas.errors';
-import {
-  ComandasRepository,
-  type LockedComanda,
-  type NewLine,
-  type Queryable,
-} from './comandas.repository';
+import type { Queryable } from '../database/sql';
+import { ComandasRepository, type LockedComanda, type NewItem } from './comandas.repository';
 import {
   EDITABLE_FIELDS,
   type CreateComandaBody,
@@ -44,7 +41,7 @@ function pickFields(
 }
 
 /**
- * The business rules of comandas (DESIGN §6). Every change runs in one transaction that
+ * The business rules of comandas (docs/comandas.md). Every change runs in one transaction that
  * first locks the comanda's row, so concurrent waiters are serialized: no lost update, no
  * double close. The state machine (comanda-state.ts) decides what is allowed.
  */
@@ -86,14 +83,22 @@ export class ComandasService {
     return rows.map((row) => toEvento(row, this.timeZone));
   }
 
-  async create(body: CreateComandaBody, actor: Actor): Promise<ComandaDetail> {
-    return this.repository.transaction(async (tx) => {
+  /**
+   * Opens a comanda. `within`: the transaction of another module's change that opens it (a
+   * reservation being seated), so that both commit or neither does.
+   */
+  async create(
+    body: CreateComandaBody,
+    actor: Actor,
+    within?: EntityManager,
+  ): Promise<ComandaDetail> {
+    return this.repository.transaction(within, async (tx) => {
       const fields = pickFields(body);
       // The waiter is the one named, else whoever opens it (the token's user).
       const waiter = (fields.id_usuario as number | undefined) ?? actor.id_usuario;
       if (waiter !== null) fields.id_usuario = waiter;
       const id = await this.repository.insert(tx, fields);
-      const lines = await this.addLines(tx, id, body.items ?? [], waiter);
+      const items = await this.addItems(tx, id, body.items ?? [], waiter);
       const created = await this.repository.refreshTotal(tx, id);
       await this.repository.audit(tx, {
         id_comanda: id,
@@ -101,7 +106,7 @@ export class ComandasService {
         id_usuario: actor.id_usuario,
         motivo: null,
         antes: null,
-        despues: { ...snapshot(created), ...fields, items: lines },
+        despues: { ...snapshot(created), ...fields, items },
       });
       return this.detail(id, tx);
     });
@@ -134,9 +139,9 @@ export class ComandasService {
   addItem(id: number, item: ItemInput, expectedVersion: number | undefined, actor: Actor) {
     return this.change(id, 'agregar_item', expectedVersion, async (tx, before) => {
       const by = item.id_usuario ?? actor.id_usuario ?? before.id_usuario;
-      const [line] = await this.addLines(tx, id, [item], by);
+      const [added] = await this.addItems(tx, id, [item], by);
       const after = await this.repository.applyChange(tx, id, {});
-      return { after, antes: null, despues: line, motivo: null, actor };
+      return { after, antes: null, despues: added, motivo: null, actor };
     });
   }
 
@@ -151,14 +156,14 @@ export class ComandasService {
       throw emptyChange();
     }
     return this.change(id, 'modificar_item', expectedVersion, async (tx) => {
-      const line = await this.repository.line(tx, id, itemId);
-      if (!line) throw itemNotFound(id, itemId);
-      const updated = await this.repository.updateLine(tx, itemId, change.cantidad, change.nota);
+      const existing = await this.repository.item(tx, id, itemId);
+      if (!existing) throw itemNotFound(id, itemId);
+      const updated = await this.repository.updateItem(tx, itemId, change.cantidad, change.nota);
       const after = await this.repository.applyChange(tx, id, {});
       return {
         after,
-        antes: this.lineSnapshot(line),
-        despues: this.lineSnapshot(updated),
+        antes: this.itemSnapshot(existing),
+        despues: this.itemSnapshot(updated),
         motivo: null,
         actor,
       };
@@ -167,11 +172,11 @@ export class ComandasService {
 
   removeItem(id: number, itemId: number, expectedVersion: number | undefined, actor: Actor) {
     return this.change(id, 'quitar_item', expectedVersion, async (tx) => {
-      const line = await this.repository.line(tx, id, itemId);
-      if (!line) throw itemNotFound(id, itemId);
-      await this.repository.deleteLine(tx, itemId);
+      const existing = await this.repository.item(tx, id, itemId);
+      if (!existing) throw itemNotFound(id, itemId);
+      await this.repository.deleteItem(tx, itemId);
       const after = await this.repository.applyChange(tx, id, {});
-      return { after, antes: this.lineSnapshot(line), despues: null, motivo: null, actor };
+      return { after, antes: this.itemSnapshot(existing), despues: null, motivo: null, actor };
     });
   }
 
@@ -185,7 +190,7 @@ export class ComandasService {
   ) {
     return this.change(id, action, expectedVersion, async (tx, before) => {
       const move = transition(stateOf(before), action);
-      if (action === 'cerrar' && (await this.repository.countLines(tx, id)) === 0)
+      if (action === 'cerrar' && (await this.repository.countItems(tx, id)) === 0)
         throw comandaEmpty(id);
       const after = await this.repository.applyChange(tx, id, move);
       return { after, antes: snapshot(before), despues: snapshot(after), motivo, actor };
@@ -231,7 +236,7 @@ export class ComandasService {
     });
   }
 
-  private async addLines(tx: Queryable, id: number, items: ItemInput[], addedBy: number | null) {
+  private async addItems(tx: Queryable, id: number, items: ItemInput[], addedBy: number | null) {
     if (items.length === 0) return [];
     const ids = [...new Set(items.map((item) => item.id_producto))];
     const found = await this.repository.products(tx, ids);
@@ -239,17 +244,17 @@ export class ComandasService {
     if (missing.length) throw productsNotFound(missing);
     const inactive = found.filter((p) => !p.activo).map((p) => p.id_producto);
     if (inactive.length) throw productsInactive(inactive);
-    const lines: NewLine[] = items.map((item) => ({
+    const newItems: NewItem[] = items.map((item) => ({
       id_producto: item.id_producto,
       cantidad: item.cantidad,
       nota: item.nota ?? null,
       id_usuario: item.id_usuario ?? addedBy,
     }));
-    const inserted = await this.repository.insertLines(tx, id, lines);
-    return inserted.map((line) => this.lineSnapshot(line));
+    const inserted = await this.repository.insertItems(tx, id, newItems);
+    return inserted.map((row) => this.itemSnapshot(row));
   }
 
-  private lineSnapshot(line: {
+  private itemSnapshot(item: {
     id_deta_comanda: string;
     id_producto: number;
     cantidad: string;
@@ -258,19 +263,19 @@ export class ComandasService {
     nota: string | null;
   }) {
     return {
-      id_item: Number(line.id_deta_comanda),
-      id_producto: line.id_producto,
-      cantidad: Number(line.cantidad),
-      precio_unitario: Number(line.precio_unitario),
-      subtotal: Number(line.subtotal),
-      nota: line.nota,
+      id_item: Number(item.id_deta_comanda),
+      id_producto: item.id_producto,
+      cantidad: Number(item.cantidad),
+      precio_unitario: Number(item.precio_unitario),
+      subtotal: Number(item.subtotal),
+      nota: item.nota,
     };
   }
 
   private async detail(id: number, db?: Queryable): Promise<ComandaDetail> {
     const [row, lines] = await Promise.all([
       this.repository.find(id, db),
-      this.repository.lines(id, db),
+      this.repository.items(id, db),
     ]);
     if (!row) throw comandaNotFound(id);
     return toDetail(row, lines, this.timeZone);

@@ -1,6 +1,7 @@
 /**
  * Instants are written as ISO 8601 in the tenant's time zone with its offset
- * ("2026-11-22T13:05:09-05:00"), so a restaurant reads its own wall-clock time (DESIGN §3).
+ * ("2026-11-22T13:05:09-05:00"), so a restaurant reads its own wall-clock time
+ * (docs/api-contract.md, values).
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

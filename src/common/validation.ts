@@ -22,38 +22,85 @@ export class IsBusinessDate implements ValidatorConstraintInterface {
   }
 }
 
-function messages(errors: ValidationError[], parent = ''): string[] {
+/**
+ * Which failed rule speaks for a field, most basic first: a field that should not be there,
+ * then its type, then its range or length. So `id_mesa: "tres"` is "must be an integer
+ * number", not "must not be greater than 2147483647". Rules not listed come after these.
+ */
+const RULE_ORDER = [
+  'whitelistValidation',
+  'isDefined',
+  'isBoolean',
+  'isInt',
+  'isNumber',
+  'isString',
+  'isArray',
+  'isObject',
+  'isIn',
+  'isEnum',
+  'isBusinessDate',
+  'isNotEmpty',
+];
+
+function rank(rule: string): number {
+  const index = RULE_ORDER.indexOf(rule);
+  return index === -1 ? RULE_ORDER.length : index;
+}
+
+/** The one message of a field: "is required" when it is missing, else its most basic rule. */
+function fieldMessage(error: ValidationError, path: string): string | undefined {
+  const rules = Object.keys(error.constraints ?? {});
+  if (rules.length === 0) return undefined;
+  if (error.value === undefined && !rules.includes('whitelistValidation')) {
+    return `${path} is required`;
+  }
+  const rule = rules.sort((a, b) => rank(a) - rank(b))[0];
+  const message = error.constraints![rule];
+  return path === error.property ? message : message.replace(error.property, path);
+}
+
+/** One message per field that failed, in the order of the fields, nested ones by their path. */
+export function validationMessages(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((m) =>
-      parent ? m.replace(error.property, path) : m,
-    );
-    return [...own, ...messages(error.children ?? [], path)];
+    const own = fieldMessage(error, path);
+    return [...(own ? [own] : []), ...validationMessages(error.children ?? [], path)];
   });
 }
 
-/** Path parameters are left to their own pipes (ParseIdPipe sees the text as sent). */
+const validationFailed = (detail: string[]) =>
+  new BadRequestException({ message: 'Validation failed', code: 'VALIDATION_FAILED', detail });
+
+/**
+ * Path parameters are left to their own pipes (ParseIdPipe sees the text as sent). A query
+ * parameter given twice (`limit=5&limit=6`) is one clear error, not a list of type errors.
+ */
 class BodyAndQueryValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'param') return Promise.resolve(value);
+    if (metadata.type === 'query' && typeof value === 'object' && value !== null) {
+      const repeated = Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => Array.isArray(v))
+        .map(
+          ([name, v]) =>
+            `${name} must be given once (it was given ${(v as unknown[]).length} times)`,
+        );
+      if (repeated.length > 0) throw validationFailed(repeated);
+    }
     return super.transform(value, metadata);
   }
 }
 
 /**
  * The global validation: unknown properties are refused (never silently dropped), values are
- * converted to their declared types, and every violation is listed in `detail`.
+ * converted to their declared types, and every field in violation is listed in `detail` with
+ * one message.
  */
 export function createValidationPipe(): ValidationPipe {
   return new BodyAndQueryValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) =>
-      new BadRequestException({
-        message: 'Validation failed',
-        code: 'VALIDATION_FAILED',
-        detail: messages(errors),
-      }),
+    exceptionFactory: (errors) => validationFailed(validationMessages(errors)),
   });
 }

@@ -18,6 +18,8 @@ export interface OpenDatabaseOptions {
   allowShared?: boolean;
   /** Extra settings of the embedded server. */
   embeddedSettings?: Record<string, string>;
+  /** The embedded server was launched and is starting (see EmbeddedPostgresOptions). */
+  onLaunching?: () => void;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function openDatabase(
       allowShared: options.allowShared,
       settings: options.embeddedSettings,
       log: options.log,
+      onLaunching: options.onLaunching,
     });
     const connection = await embedded.start();
     controlUrl = withDatabase(connection.adminUrl, DEFAULT_CONTROL_DATABASE);

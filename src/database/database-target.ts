@@ -1,6 +1,8 @@
 import { Client } from 'pg';
 import { DataSource, type MigrationInterface } from 'typeorm';
-import { databaseOf, quoteIdent, withDatabase } from './pg-url';
+import { pgErrorInfo } from '../common/errors/pg-error.translator';
+import { databaseOf, withDatabase } from './pg-url';
+import { quoteIdent } from './sql';
 
 /** Where the control database lives; tenant databases default to the same server. */
 export interface DatabaseTarget {
@@ -50,7 +52,7 @@ export function ensureDatabase(
       return true;
     } catch (error) {
       // 42P04 duplicate_database: created concurrently by another process
-      if ((error as { code?: string }).code === '42P04') return false;
+      if (pgErrorInfo(error)?.code === '42P04') return false;
       throw error;
     }
   });
@@ -83,6 +85,8 @@ export async function runMigrations(
   await lock.connect();
   try {
     await lock.query("SELECT pg_advisory_lock(hashtext('comandas:migrations'))");
+    // the usual case, every start: nothing to run, and no TypeORM DataSource to build to know it
+    if (!(await hasPendingMigrations(lock, migrations))) return [];
     const dataSource = new DataSource({
       type: 'postgres',
       url,
@@ -103,6 +107,22 @@ export async function runMigrations(
   } finally {
     await lock.end();
   }
+}
+
+/** Whether some of `migrations` are not recorded in the migrations table of the database. */
+async function hasPendingMigrations(
+  client: Client,
+  migrations: (new () => MigrationInterface)[],
+): Promise<boolean> {
+  const exists = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [
+    MIGRATIONS_TABLE,
+  ]);
+  if (!exists.rows[0].found) return true;
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT name FROM ${quoteIdent(MIGRATIONS_TABLE)}`,
+  );
+  const done = new Set(rows.map((row) => row.name));
+  return migrations.some((Migration) => !done.has(new Migration().name ?? Migration.name));
 }
 
 export { databaseOf };

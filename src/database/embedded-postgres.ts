@@ -28,6 +28,11 @@ export interface EmbeddedPostgresOptions {
    */
   allowShared?: boolean;
   log?: (message: string) => void;
+  /**
+   * Called as soon as the server process is launched, before it is ready: a caller may do
+   * other work (npm start loads the application) while PostgreSQL starts.
+   */
+  onLaunching?: () => void;
 }
 
 export interface EmbeddedPostgresConnection {
@@ -234,7 +239,7 @@ export class EmbeddedPostgres {
       .map(([name, value]) => `-c ${name}=${value === '' ? "''" : value}`)
       .join(' ');
     const logFile = join(this.dataDir, 'server.log');
-    const result = await this.pgCtl([
+    const starting = this.pgCtl([
       'start',
       '-D',
       this.dataDir,
@@ -246,6 +251,8 @@ export class EmbeddedPostgres {
       '-o',
       serverOptions,
     ]);
+    this.options.onLaunching?.();
+    const result = await starting;
     if (result.code !== 0) {
       const tail = await this.logTail(logFile);
       const reason = /lock file .* already exists/i.test(tail)

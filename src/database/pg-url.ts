@@ -20,8 +20,3 @@ export function redactUrl(url: string): string {
   if (parsed.password) parsed.password = '***';
   return parsed.toString();
 }
-
-/** Quotes a PostgreSQL identifier (database names may contain '-'). */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}

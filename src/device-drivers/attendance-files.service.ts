@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createReadStream } from 'node:fs';
 import { AttendanceImporter, type ImportSummary } from './attendance-importer';
-import { driverNotFileTransport, fileRequired, unknownDriver } from './device-drivers.errors';
+import {
+  driverNotFileTransport,
+  driverNotImportable,
+  fileRequired,
+  unknownDriver,
+} from './device-drivers.errors';
 import { canParse, DriverRegistry, type ParsingDriver } from './driver-registry';
 
 /**
@@ -15,13 +20,14 @@ export class AttendanceFilesService {
     private readonly importer: AttendanceImporter,
   ) {}
 
-  /** A driver that reads files, or 400 UNKNOWN_DRIVER / DRIVER_NOT_FILE. */
+  /** A driver that reads files, or 400 UNKNOWN_DRIVER / DRIVER_NOT_FILE / DRIVER_NOT_IMPORTABLE. */
   fileDriver(name: string): ParsingDriver {
     const driver = this.registry.get(name);
     if (!driver) throw unknownDriver(name, this.registry.names());
-    if (driver.manifest.transport !== 'file' || !canParse(driver)) {
+    if (driver.manifest.transport !== 'file') {
       throw driverNotFileTransport(driver.name, driver.manifest.transport);
     }
+    if (!canParse(driver)) throw driverNotImportable(driver.name, driver.problems);
     return driver;
   }
 

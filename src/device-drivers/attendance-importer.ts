@@ -44,7 +44,7 @@ interface ImportResult {
 }
 
 /**
- * Every transport ends here (DESIGN §8): parsed lines are sent to the store function
+ * Every transport ends here (docs/device-drivers.md): parsed lines are sent to the store function
  * import_asistencia in batches of IMPORT_BATCH_SIZE punches, each batch its own transaction,
  * so memory stays flat whatever the file's size and an interrupted import is finished by running
  * it again (the store function skips the punches already stored). Runs in the tenant context of

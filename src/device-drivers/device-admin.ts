@@ -1,10 +1,9 @@
 import { DataSource, Repository } from 'typeorm';
 import { Tenant } from '../tenancy/entities/tenant.entity';
-import { TenantAdminError } from '../tenancy/tenant-admin';
-import type { DriverRegistry } from './driver-registry';
-import { Device } from './entities/device.entity';
-
-export const DEVICE_SERIAL_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+import { AdminRequestError } from '../common/errors/admin-request-error';
+import { canParse, type DriverRegistry } from './driver-registry';
+import { describeManifestErrors } from './manifest.validator';
+import { Device, DEVICE_SERIAL_PATTERN } from './entities/device.entity';
 
 /** Registration of push clocks to tenants (npm run devices). Idempotent. */
 export class DeviceAdmin {
@@ -21,21 +20,26 @@ export class DeviceAdmin {
 
   async register(serial: string, slug: string, driverName: string): Promise<Device> {
     if (!DEVICE_SERIAL_PATTERN.test(serial)) {
-      throw new TenantAdminError(
+      throw new AdminRequestError(
         `"${serial}" is not a device serial (letters, digits, _ and -, at most 64)`,
       );
     }
     const tenant = await this.tenants.findOneBy({ slug });
-    if (!tenant) throw new TenantAdminError(`Tenant "${slug}" does not exist`);
+    if (!tenant) throw new AdminRequestError(`Tenant "${slug}" does not exist`);
     const driver = this.registry.get(driverName);
     if (!driver) {
-      throw new TenantAdminError(
+      throw new AdminRequestError(
         `Unknown driver "${driverName}": one of ${this.registry.names().join(', ')}`,
       );
     }
     if (driver.manifest.transport !== 'http') {
-      throw new TenantAdminError(
+      throw new AdminRequestError(
         `Driver "${driverName}" has transport ${driver.manifest.transport}, not http (push)`,
+      );
+    }
+    if (!canParse(driver)) {
+      throw new AdminRequestError(
+        `Driver "${driverName}" cannot import records: ${describeManifestErrors(driver.problems)}`,
       );
     }
     // a new registration starts from the clock's first log: the stamp belonged to the old one

@@ -21,24 +21,28 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Public, RequirePermission } from '../auth/auth.decorators';
-import { LongRunning, NoTenant, TenantScoped } from '../common/decorators';
+import { ApiTag, LongRunning } from '../common/decorators';
+import { NoTenant, TenantScoped } from '../tenancy/tenancy.decorators';
+import { AcceptsBody, ANY_BODY } from '../common/http/body-type';
 import { ErrorBody } from '../common/errors/error-body.dto';
 import { AttendanceFilesService } from './attendance-files.service';
 import { DevicesService } from './devices.service';
 import { DriverRegistry } from './driver-registry';
 import {
   DriverDto,
-  ImportAsistenciaBody,
+  AttendanceImportBody,
   ImportSummaryDto,
   ManifestValidationDto,
 } from './dto/device-drivers.dto';
 import { validateDriverManifest } from './manifest.validator';
 import { RemoveUploadInterceptor } from './remove-upload.interceptor';
 
-@ApiTags('device drivers')
+@ApiTag(
+  'device drivers',
+  'Time-clock drivers (catalogue, manifest validation) and attendance file imports.',
+)
 @Controller('device-drivers')
 export class DeviceDriversController {
   constructor(@Inject(DriverRegistry) private readonly registry: DriverRegistry) {}
@@ -48,16 +52,22 @@ export class DeviceDriversController {
   @ApiOperation({ summary: 'The drivers loaded at start (drivers/ and DEVICE_DRIVERS_PATH)' })
   @ApiOkResponse({ type: [DriverDto] })
   list(): DriverDto[] {
-    return this.registry.list().map(({ name, source, manifest }) => ({ name, source, manifest }));
+    return this.registry.list().map(({ name, source, manifest, importable, warnings }) => ({
+      name,
+      source,
+      manifest,
+      importable,
+      warnings,
+    }));
   }
 
   @Post('validate')
   @NoTenant()
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Validate a manifest: {valid, errors: [{path, message}]}',
+    summary: 'Validate a manifest: {valid, errors: [{path, message}], warnings: [{path, message}]}',
     description:
-      'The schema of seed §2.2 (extra properties allowed) and, for a file or http driver, the settings of the record format it names: valid means the driver would load.',
+      'valid and errors follow the manifest schema alone (extra properties allowed): a valid manifest is loaded. warnings say what importing with it needs: the record format a file or http driver reads with (a ZKTeco layout is assumed when it names none) and why it cannot import (an unknown format, invalid settings).',
   })
   @ApiBody({
     schema: {
@@ -68,18 +78,22 @@ export class DeviceDriversController {
   @ApiOkResponse({ type: ManifestValidationDto })
   validate(@Body() manifest: unknown): ManifestValidationDto {
     const result = validateDriverManifest(manifest);
-    return { valid: result.valid, errors: result.errors };
+    return { valid: result.valid, errors: result.errors, warnings: result.warnings };
   }
 }
 
-@ApiTags('device drivers')
+@ApiTag(
+  'device drivers',
+  'Time-clock drivers (catalogue, manifest validation) and attendance file imports.',
+)
 @TenantScoped()
 @RequirePermission('asistencia:import')
 @Controller('asistencia')
-export class AsistenciaImportController {
+export class AttendanceImportController {
   constructor(private readonly files: AttendanceFilesService) {}
 
   @Post('import')
+  @AcceptsBody('multipart/form-data')
   @LongRunning()
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file'), RemoveUploadInterceptor)
@@ -103,7 +117,7 @@ export class AsistenciaImportController {
   @ApiBadRequestResponse({
     type: ErrorBody,
     description:
-      'FILE_REQUIRED, UNKNOWN_DRIVER, DRIVER_NOT_FILE, EXPORT_HEADER_MISMATCH, VALIDATION_FAILED',
+      'FILE_REQUIRED, UNKNOWN_DRIVER, DRIVER_NOT_FILE, DRIVER_NOT_IMPORTABLE, EXPORT_HEADER_MISMATCH, VALIDATION_FAILED',
   })
   @ApiPayloadTooLargeResponse({
     type: ErrorBody,
@@ -111,7 +125,7 @@ export class AsistenciaImportController {
   })
   import(
     @UploadedFile() file: Express.Multer.File | undefined,
-    @Body() body: ImportAsistenciaBody,
+    @Body() body: AttendanceImportBody,
   ): Promise<ImportSummaryDto> {
     return this.files.importUpload(file, body.driver);
   }
@@ -125,16 +139,20 @@ export class AsistenciaImportController {
 @ApiExcludeController()
 @NoTenant()
 @Public()
+@AcceptsBody(ANY_BODY)
 @Controller('iclock')
 export class IclockController {
   constructor(private readonly devices: DevicesService) {}
 
-  /** Handshake: the clock asks for its options (SN=...&options=all). */
+  /**
+   * Handshake: the clock asks for its options (SN=...&options=all); with type=time it asks for
+   * the server's time instead.
+   */
   @Get('cdata')
   @Version(VERSION_NEUTRAL)
   @Header('Content-Type', 'text/plain; charset=utf-8')
-  handshake(@Query('SN') serial: unknown): Promise<string> {
-    return this.devices.handshake(serial);
+  handshake(@Query('SN') serial: unknown, @Query('type') type: unknown): Promise<string> {
+    return type === 'time' ? this.devices.serverTime(serial) : this.devices.handshake(serial);
   }
 
   /** The clock pushes log lines (table=ATTLOG, OPERLOG ...): answered "OK: <lines>". */
@@ -157,5 +175,22 @@ export class IclockController {
   @Header('Content-Type', 'text/plain; charset=utf-8')
   commands(@Query('SN') serial: unknown): Promise<string> {
     return this.devices.commands(serial);
+  }
+
+  /** The clock reports the results of the commands it ran (ID=1&Return=0&CMD=DATA, a line each). */
+  @Post('devicecmd')
+  @Version(VERSION_NEUTRAL)
+  @HttpCode(200)
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  commandResults(@Query('SN') serial: unknown, @Body() body: unknown): Promise<string> {
+    return this.devices.commandResults(serial, typeof body === 'string' ? body : '');
+  }
+
+  /** Heartbeat during a long upload. */
+  @Get('ping')
+  @Version(VERSION_NEUTRAL)
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  ping(@Query('SN') serial: unknown): Promise<string> {
+    return this.devices.ping(serial);
   }
 }

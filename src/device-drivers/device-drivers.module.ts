@@ -1,17 +1,17 @@
 import { Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
-import { PinoLogger } from 'nestjs-pino';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
+import { AppLogger } from '../common/logging/logger';
 import { RpcModule } from '../rpc/rpc.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { AttendanceFilesService } from './attendance-files.service';
 import { AttendanceImporter } from './attendance-importer';
 import {
-  AsistenciaImportController,
+  AttendanceImportController,
   DeviceDriversController,
   IclockController,
 } from './device-drivers.controller';
@@ -21,7 +21,7 @@ import { describeManifestErrors } from './manifest.validator';
 import { RemoveUploadInterceptor } from './remove-upload.interceptor';
 
 /**
- * Time clocks (seed §2.2, DESIGN §8): the driver registry, file imports (upload and CLI) and
+ * Time clocks (docs/device-drivers.md): the driver registry, file imports (upload and CLI) and
  * the iClock push, all ending in the store function import_asistencia.
  */
 @Module({
@@ -43,7 +43,7 @@ import { RemoveUploadInterceptor } from './remove-upload.interceptor';
       },
     }),
   ],
-  controllers: [DeviceDriversController, AsistenciaImportController, IclockController],
+  controllers: [DeviceDriversController, AttendanceImportController, IclockController],
   providers: [
     AttendanceImporter,
     AttendanceFilesService,
@@ -51,14 +51,20 @@ import { RemoveUploadInterceptor } from './remove-upload.interceptor';
     RemoveUploadInterceptor,
     {
       provide: DriverRegistry,
-      inject: [APP_CONFIG, PinoLogger],
-      useFactory: async (config: AppConfig, logger: PinoLogger) => {
+      inject: [APP_CONFIG, AppLogger],
+      useFactory: async (config: AppConfig, appLogger: AppLogger) => {
         const registry = await DriverRegistry.load(config.DEVICE_DRIVERS_PATH);
-        logger.setContext('DriverRegistry');
+        const logger = appLogger.child('DriverRegistry');
         for (const skipped of registry.skipped) {
           logger.warn(
             { driver: skipped.name, path: skipped.path, errors: skipped.errors },
             `device driver ${skipped.name} skipped: ${describeManifestErrors(skipped.errors)}`,
+          );
+        }
+        for (const driver of registry.list().filter((d) => !d.importable)) {
+          logger.warn(
+            { driver: driver.name, path: driver.path, problems: driver.problems },
+            `device driver ${driver.name} loaded but cannot import: ${describeManifestErrors(driver.problems)}`,
           );
         }
         logger.info({ drivers: registry.names() }, 'device drivers loaded');

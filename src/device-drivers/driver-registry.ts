@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DriverManifest, ManifestError, RecordParser } from './driver.types';
-import { validateDriverManifest, type ManifestValidation } from './manifest.validator';
+import { validateDriverManifest, type DriverManifestCheck } from './manifest.validator';
 import { createParser } from './parsers/record-formats';
 
 /** The drivers shipped with the service (`drivers/` at the project root). */
@@ -14,11 +14,17 @@ export interface LoadedDriver {
   source: 'builtin' | 'external';
   path: string;
   manifest: DriverManifest;
-  /** The record parser of a file or http driver; a tcp driver has none. */
+  /** It can read records: a tcp driver, or a file / http driver whose record format is usable. */
+  importable: boolean;
+  /** A default format assumed, and why it cannot import (validateDriverManifest). */
+  warnings: ManifestError[];
+  /** Why it cannot import; empty when it can. */
+  problems: ManifestError[];
+  /** The record parser of a file or http driver that can import; a tcp driver has none. */
   parse?: RecordParser;
 }
 
-/** A file or http driver: it has a record parser. */
+/** A file or http driver that can import: it has a record parser. */
 export type ParsingDriver = LoadedDriver & { parse: RecordParser };
 
 export const canParse = (driver: LoadedDriver): driver is ParsingDriver =>
@@ -33,8 +39,9 @@ export interface SkippedDriver {
 /**
  * Discovers drivers: each sub-directory of the built-in folder and of DEVICE_DRIVERS_PATH that
  * holds a manifest.json. A manifest is validated (validateDriverManifest); an invalid one is
- * skipped and reported with its violations, and never stops the service. An external driver
- * with a built-in's name replaces it.
+ * skipped and reported with its violations, and never stops the service. A valid one is loaded
+ * even when it cannot import (unknown format, bad settings): it is listed with its warnings,
+ * and the import paths refuse it. An external driver with a built-in's name replaces it.
  */
 export class DriverRegistry {
   private readonly drivers = new Map<string, LoadedDriver>();
@@ -82,20 +89,23 @@ export class DriverRegistry {
         this.skipped.push({ name: entry.name, path, errors: loaded.errors });
         continue;
       }
-      const { manifest } = loaded;
+      const { manifest, importable, warnings, problems, recordFormat } = loaded;
       this.drivers.set(entry.name, {
         name: entry.name,
         source,
         path,
         manifest,
-        parse: createParser(manifest),
+        importable,
+        warnings,
+        problems,
+        parse: recordFormat ? createParser(recordFormat) : undefined,
       });
     }
   }
 }
 
 /** Reads a manifest file and validates it as the registry does. */
-export async function readManifest(path: string): Promise<ManifestValidation> {
+export async function readManifest(path: string): Promise<DriverManifestCheck> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(path, 'utf8'));
@@ -103,6 +113,9 @@ export async function readManifest(path: string): Promise<ManifestValidation> {
     return {
       valid: false,
       errors: [{ path: '', message: `not readable JSON: ${(error as Error).message}` }],
+      importable: false,
+      warnings: [],
+      problems: [],
     };
   }
   return validateDriverManifest(value);

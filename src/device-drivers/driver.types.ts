@@ -1,5 +1,5 @@
 /**
- * Device drivers (seed §2.2, DESIGN §8). A driver is a directory with a `manifest.json`; the
+ * Device drivers (docs/device-drivers.md). A driver is a directory with a `manifest.json`; the
  * manifest's extra properties configure one of the built-in record formats (column order,
  * in/out status mapping ...), so most clocks need no code. Every transport ends in the store
  * function import_asistencia.
@@ -8,7 +8,7 @@
 export const TRANSPORTS = ['file', 'tcp', 'http'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
-/** Seed §2.2; additional properties are allowed (a driver's own settings). */
+/** The manifest (docs/api-contract.md); additional properties are a driver's own settings. */
 export interface DriverManifest {
   vendor: string;
   model: string;
@@ -27,7 +27,7 @@ export interface ManifestError {
 export type Modo = 'entrada' | 'salida';
 
 /**
- * A punch as import_asistencia takes it (DESIGN §7): local wall-clock date and time, the in/out
+ * A punch as import_asistencia takes it (docs/rpc.md): local wall-clock date and time, the in/out
  * mode when the clock knows it; a driver adds its raw fields (device id, verify mode ...), which
  * are kept in asistencia_detalle.datos.
  */

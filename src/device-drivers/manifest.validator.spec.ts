@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILTIN_DRIVERS_DIR } from './driver-registry';
 import { validateDriverManifest, validateManifest } from './manifest.validator';
+import { DEFAULT_RECORD_FORMATS } from './parsers/record-formats';
 
 const VALID = { vendor: 'ZKTeco', model: 'K40', transport: 'file', version: '1.0.0' };
 
@@ -7,7 +11,7 @@ const errorsOf = (value: unknown) => {
   return result.valid ? [] : result.errors;
 };
 
-describe('manifest schema (seed §2.2)', () => {
+describe('manifest schema (the contract)', () => {
   it('accepts the required fields alone, and with capabilities', () => {
     expect(validateManifest(VALID)).toEqual({ valid: true, manifest: VALID, errors: [] });
     expect(validateManifest({ ...VALID, capabilities: [] }).valid).toBe(true);
@@ -92,68 +96,190 @@ describe('manifest schema (seed §2.2)', () => {
   );
 });
 
-describe('driver manifests (schema + record format settings)', () => {
+describe('driver manifests: validity, then what importing needs', () => {
   const ZK = { ...VALID, format: 'zk-attlog', columns: { doc: 0, datetime: 1, status: 3 } };
   const CSV = { ...VALID, format: 'csv', columns: { doc: 'PIN', fecha: 'Fecha', hora: 'Hora' } };
-  const errors = (value: unknown) => {
-    const result = validateDriverManifest(value);
-    return result.valid ? [] : result.errors;
+  const check = (value: unknown) => validateDriverManifest(value);
+  /** The warnings of a manifest that is valid (they never make it invalid). */
+  const warnings = (value: unknown) => {
+    const result = check(value);
+    expect(result).toMatchObject({ valid: true, errors: [] });
+    return result.warnings;
+  };
+  const problems = (value: unknown) => {
+    const result = check(value);
+    expect(result).toMatchObject({ valid: true, importable: false });
+    return result.warnings;
   };
 
-  it('accepts the formats with valid settings, and a tcp driver without a format', () => {
-    expect(errors(ZK)).toEqual([]);
-    expect(errors({ ...CSV, delimiter: ';', statusMap: { E: 'entrada', S: 'salida' } })).toEqual(
-      [],
-    );
-    expect(errors({ ...VALID, transport: 'tcp', port: 4370 })).toEqual([]);
+  it('a manifest the schema accepts is valid, whatever its settings', () => {
+    for (const manifest of [
+      VALID,
+      { ...VALID, transport: 'http' },
+      { ...VALID, format: 'xml' },
+      { ...ZK, columns: { doc: 'PIN' } },
+      { ...ZK, statusMap: { '0': 'in' } },
+    ]) {
+      expect(check(manifest)).toMatchObject({ valid: true, manifest, errors: [] });
+    }
   });
 
-  it('requires a format for file and http drivers, and a known one', () => {
-    expect(errors(VALID)).toEqual([
-      { path: '/format', message: 'is required for a file driver: one of zk-attlog, csv' },
+  it('reads a file driver naming no format with the ZKTeco attlog.dat layout, and says so', () => {
+    expect(check(VALID)).toEqual({
+      valid: true,
+      manifest: VALID,
+      errors: [],
+      importable: true,
+      warnings: [
+        { path: '/format', message: 'not named: the ZKTeco attlog.dat layout is assumed' },
+      ],
+      problems: [],
+      recordFormat: {
+        ...VALID,
+        format: 'zk-attlog',
+        delimiter: '\t',
+        columns: { doc: 0, datetime: 1, device: 2, status: 3, verify: 4, workcode: 5 },
+        statusMap: {
+          '0': 'entrada',
+          '1': 'salida',
+          '2': 'salida',
+          '3': 'entrada',
+          '4': 'entrada',
+          '5': 'salida',
+        },
+      },
+    });
+  });
+
+  it('reads an http driver naming no format with the ZKTeco push ATTLOG layout', () => {
+    const result = check({ ...VALID, transport: 'http' });
+    expect(result).toMatchObject({
+      valid: true,
+      importable: true,
+      warnings: [
+        { path: '/format', message: 'not named: the ZKTeco push ATTLOG layout is assumed' },
+      ],
+      recordFormat: {
+        format: 'zk-attlog',
+        columns: { doc: 0, datetime: 1, status: 2, verify: 3, workcode: 4 },
+      },
+    });
+  });
+
+  it('keeps the settings a manifest naming no format gives itself', () => {
+    const result = check({ ...VALID, delimiter: ',', columns: { doc: 1, datetime: 0 } });
+    expect(result.importable).toBe(true);
+    expect(result.recordFormat).toMatchObject({
+      format: 'zk-attlog',
+      delimiter: ',',
+      columns: { doc: 1, datetime: 0 },
+    });
+  });
+
+  it('gives a tcp driver, and a driver naming a usable format, no warning', () => {
+    expect(check({ ...VALID, transport: 'tcp', port: 4370 })).toEqual({
+      valid: true,
+      manifest: { ...VALID, transport: 'tcp', port: 4370 },
+      errors: [],
+      importable: true,
+      warnings: [],
+      problems: [],
+    });
+    expect(warnings(ZK)).toEqual([]);
+    expect(warnings({ ...CSV, delimiter: ';', statusMap: { E: 'entrada', S: 'salida' } })).toEqual(
+      [],
+    );
+  });
+
+  it('an unknown format: valid, but it cannot import, and the warnings say why', () => {
+    const result = check({ ...VALID, format: 'xml' });
+    expect(result).toMatchObject({ valid: true, importable: false });
+    expect(result.warnings).toEqual([
+      { path: '/format', message: 'must be one of zk-attlog, csv' },
     ]);
-    expect(errors({ ...VALID, transport: 'http' })[0].path).toBe('/format');
-    expect(errors({ ...VALID, format: 'xml' })).toEqual([
+    expect(result.problems).toEqual(result.warnings);
+    expect(result.recordFormat).toBeUndefined();
+    expect(problems({ ...VALID, transport: 'http', format: null })).toEqual([
       { path: '/format', message: 'must be one of zk-attlog, csv' },
     ]);
   });
 
   it('checks the column mapping: doc, and datetime or fecha + hora', () => {
-    expect(errors({ ...ZK, columns: { datetime: 1 } })).toEqual([
+    expect(problems({ ...ZK, columns: { datetime: 1 } })).toEqual([
       { path: '/columns/doc', message: 'is required' },
     ]);
-    expect(errors({ ...ZK, columns: { doc: 0 } })).toEqual([
+    expect(problems({ ...ZK, columns: { doc: 0 } })).toEqual([
       { path: '/columns/fecha', message: 'is required' },
       { path: '/columns/hora', message: 'is required' },
     ]);
     expect(
-      errors({ ...ZK, columns: { doc: 0, datetime: -1, device: 'x' } }).map((e) => e.path),
+      problems({ ...ZK, columns: { doc: 0, datetime: -1, device: 'x' } }).map((e) => e.path),
     ).toEqual(['/columns/datetime', '/columns/device']);
     expect(
-      errors({ ...CSV, columns: { doc: 0, fecha: 'F', hora: '' } }).map((e) => e.path),
+      problems({ ...CSV, columns: { doc: 0, fecha: 'F', hora: '' } }).map((e) => e.path),
     ).toEqual(['/columns/doc', '/columns/hora']);
-    expect(errors({ ...ZK, columns: undefined })).toEqual([
+    expect(problems({ ...ZK, columns: undefined })).toEqual([
       { path: '/columns', message: 'is required' },
     ]);
   });
 
   it('checks the status map values, the delimiter and the encoding', () => {
-    expect(errors({ ...ZK, statusMap: { '0': 'in' } })).toEqual([
+    expect(problems({ ...ZK, statusMap: { '0': 'in' } })).toEqual([
       { path: '/statusMap/0', message: 'must be one of entrada, salida' },
     ]);
-    expect(errors({ ...ZK, delimiter: '||' })).toEqual([
+    expect(problems({ ...ZK, delimiter: '||' })).toEqual([
       { path: '/delimiter', message: 'must be a single character' },
     ]);
-    expect(errors({ ...CSV, delimiter: '"' }).map((e) => e.path)).toEqual(['/delimiter']);
-    expect(errors({ ...ZK, encoding: 'ebcdic' }).map((e) => e.path)).toEqual(['/encoding']);
+    expect(problems({ ...CSV, delimiter: '"' }).map((e) => e.path)).toEqual(['/delimiter']);
+    expect(problems({ ...ZK, encoding: 'ebcdic' }).map((e) => e.path)).toEqual(['/encoding']);
   });
 
-  it('lists the schema’s and the format’s violations together, by path', () => {
-    expect(errors({ ...ZK, vendor: '', columns: {} }).map((e) => e.path)).toEqual([
+  it('a default layout with settings it cannot use: the note and the problems, by path', () => {
+    const result = check({ ...VALID, columns: { doc: 'PIN', datetime: 'Marca' } });
+    expect(result).toMatchObject({ valid: true, importable: false });
+    expect(result.warnings).toEqual([
+      { path: '/columns/datetime', message: 'must be integer' },
+      { path: '/columns/doc', message: 'must be integer' },
+      { path: '/format', message: 'not named: the ZKTeco attlog.dat layout is assumed' },
+    ]);
+    expect(result.problems.map((e) => e.path)).toEqual(['/columns/datetime', '/columns/doc']);
+  });
+
+  it('errors are the schema’s violations only; format warnings come apart, and nothing imports', () => {
+    const result = check({ ...ZK, vendor: '', columns: {} });
+    expect(result.valid).toBe(false);
+    expect(result.errors).toEqual([{ path: '/vendor', message: 'must not be empty' }]);
+    expect(result.warnings.map((e) => e.path)).toEqual([
       '/columns/doc',
       '/columns/fecha',
       '/columns/hora',
-      '/vendor',
     ]);
+    expect(result.importable).toBe(false);
+    expect(check([])).toEqual({
+      valid: false,
+      errors: [{ path: '', message: 'must be object' }],
+      importable: false,
+      warnings: [],
+      problems: [],
+    });
+  });
+});
+
+describe('the default layouts', () => {
+  const builtin = (name: string) =>
+    JSON.parse(readFileSync(join(BUILTIN_DRIVERS_DIR, name, 'manifest.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+  const settings = ({ format, delimiter, columns, statusMap }: Record<string, unknown>) => ({
+    format,
+    delimiter,
+    columns,
+    statusMap,
+  });
+
+  it('are the settings of the built-in zkteco-attlog (file) and zkteco-push (http)', () => {
+    expect(DEFAULT_RECORD_FORMATS.file.config).toEqual(settings(builtin('zkteco-attlog')));
+    expect(DEFAULT_RECORD_FORMATS.http.config).toEqual(settings(builtin('zkteco-push')));
   });
 });

@@ -1,9 +1,15 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { FORMAT_NAMES, RECORD_FORMATS, type RecordFormatName } from './parsers/record-formats';
+import {
+  DEFAULT_RECORD_FORMATS,
+  FORMAT_NAMES,
+  RECORD_FORMATS,
+  type RecordFormatConfig,
+  type RecordFormatName,
+} from './parsers/record-formats';
 import { TRANSPORTS, type DriverManifest, type ManifestError } from './driver.types';
 
 /**
- * The manifest of seed §2.2 as a JSON Schema: vendor and model non-empty strings, transport one
+ * The manifest contract as a JSON Schema: vendor and model non-empty strings, transport one
  * of file / tcp / http, optional array of string capabilities, a version string; additional
  * properties are allowed (a driver keeps its own settings there).
  */
@@ -33,7 +39,7 @@ const formatSchemas = new Map<RecordFormatName, ValidateFunction>(
   FORMAT_NAMES.map((name) => [name, ajv.compile(RECORD_FORMATS[name].settingsSchema)]),
 );
 
-/** Seed §2.2 alone: is this a manifest? */
+/** The manifest schema alone: is this a manifest (and so a driver the registry loads)? */
 export function validateManifest(value: unknown): ManifestValidation {
   if (manifestSchema(value)) return { valid: true, manifest: value as DriverManifest, errors: [] };
   return { valid: false, errors: byPath(toManifestErrors(manifestSchema.errors ?? [])) };
@@ -42,39 +48,69 @@ export function validateManifest(value: unknown): ManifestValidation {
 const byPath = (errors: ManifestError[]) => errors.sort((a, b) => a.path.localeCompare(b.path));
 
 /**
- * What the registry loads: a manifest (seed §2.2) whose driver can run. A `file` or `http`
- * driver names the record format of its clock (`format`) and that format's settings must be
- * valid (column mapping, status map ...); a `tcp` driver decodes its own protocol. Every
- * violation of both checks is listed.
+ * What importing with a driver needs, apart from its validity: the record format its records
+ * are read with and that format's settings (column mapping, status map ...).
  */
-export function validateDriverManifest(value: unknown): ManifestValidation {
-  const base = validateManifest(value);
-  const errors = base.valid ? [] : [...base.errors];
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    errors.push(...formatErrors(value as Record<string, unknown>));
-  }
-  if (errors.length > 0) return { valid: false, errors: byPath(errors) };
-  return base;
+export interface ImportCheck {
+  /** The driver can read records: a tcp driver, or a file / http driver with a usable format. */
+  importable: boolean;
+  /** Notes on the format (a default assumed) and the problems below, by path. */
+  warnings: ManifestError[];
+  /** Why the driver cannot import (empty when it can): an unknown format, invalid settings. */
+  problems: ManifestError[];
+  /** The format and settings a file or http driver reads records with, defaults applied. */
+  recordFormat?: RecordFormatConfig;
 }
 
-function formatErrors(manifest: Record<string, unknown>): ManifestError[] {
-  const { format, transport } = manifest;
-  if (format === undefined) {
-    return transport === 'file' || transport === 'http'
-      ? [
-          {
-            path: '/format',
-            message: `is required for a ${transport} driver: one of ${FORMAT_NAMES.join(', ')}`,
-          },
-        ]
-      : [];
+export type DriverManifestCheck =
+  | ({ valid: true; manifest: DriverManifest; errors: [] } & ImportCheck)
+  | ({ valid: false; errors: ManifestError[] } & ImportCheck);
+
+/**
+ * A driver manifest: `valid` and `errors` follow the manifest schema alone (a valid manifest is
+ * loaded and listed); `warnings` say what importing with it needs. A `file` or `http` driver
+ * reads its records with the format it names (`format`) and that format's settings; one that
+ * names none is read with the ZKTeco layout of its transport (DEFAULT_RECORD_FORMATS), which a
+ * warning notes. An unknown format or invalid settings do not make the manifest invalid: they
+ * make the driver unable to import (`importable: false`), and the warnings say why. A `tcp`
+ * driver decodes its own protocol: no format, no warning.
+ */
+export function validateDriverManifest(value: unknown): DriverManifestCheck {
+  const base = validateManifest(value);
+  const check: ImportCheck =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? checkImport(value as Record<string, unknown>)
+      : { importable: false, warnings: [], problems: [] };
+  if (base.valid) return { ...base, ...check };
+  // a manifest that is not valid is not loaded: it imports nothing, whatever its format
+  return { ...base, importable: false, warnings: check.warnings, problems: check.problems };
+}
+
+/** The record format a manifest's driver reads with, and why it cannot import, if it cannot. */
+export function checkImport(manifest: Record<string, unknown>): ImportCheck {
+  const { transport } = manifest;
+  if (transport !== 'file' && transport !== 'http') {
+    return { importable: transport === 'tcp', warnings: [], problems: [] };
   }
+  const notes: ManifestError[] = [];
+  let config: Record<string, unknown> = manifest;
+  if (manifest.format === undefined) {
+    const fallback = DEFAULT_RECORD_FORMATS[transport];
+    notes.push({ path: '/format', message: `not named: ${fallback.label} is assumed` });
+    // the manifest's own settings (columns, delimiter ...) win over the layout's
+    config = { ...fallback.config, ...manifest, format: fallback.config.format };
+  }
+  const { format } = config;
   const schema =
     typeof format === 'string' ? formatSchemas.get(format as RecordFormatName) : undefined;
-  if (!schema) {
-    return [{ path: '/format', message: `must be one of ${FORMAT_NAMES.join(', ')}` }];
-  }
-  return schema(manifest) ? [] : toManifestErrors(schema.errors ?? []);
+  const problems: ManifestError[] = !schema
+    ? [{ path: '/format', message: `must be one of ${FORMAT_NAMES.join(', ')}` }]
+    : schema(config)
+      ? []
+      : toManifestErrors(schema.errors ?? []);
+  const warnings = byPath([...notes, ...problems]);
+  if (problems.length > 0) return { importable: false, warnings, problems: byPath(problems) };
+  return { importable: true, warnings, problems: [], recordFormat: config as RecordFormatConfig };
 }
 
 /** Violations on one line: "/model is required; /transport must be one of file, tcp, http". */

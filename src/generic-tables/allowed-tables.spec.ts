@@ -1,7 +1,7 @@
 import { ALLOWED_TABLES, checkColumnName, checkTableName, isIdentifier } from './allowed-tables';
 
-describe('identifier rule and allow-list (seed §2.1)', () => {
-  it('allows exactly the 21 names of the contract', () => {
+describe('identifier rule and allow-list', () => {
+  it('allows exactly the 21 names of docs/api-contract.md', () => {
     expect(ALLOWED_TABLES).toHaveLength(21);
     expect(new Set(ALLOWED_TABLES).size).toBe(21);
   });

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors/domain-error';
 
-/** Seed §2.1: the only tables and view the generic routes may touch. */
+/** The only tables and view the generic routes may touch (docs/api-contract.md). */
 export const ALLOWED_TABLES = [
   'roles',
   'usuarios',
@@ -27,7 +27,7 @@ export const ALLOWED_TABLES = [
 
 export type AllowedTable = (typeof ALLOWED_TABLES)[number];
 
-/** Seed §2.1 identifier rule (case-insensitive). */
+/** The identifier rule of table and column names (case-insensitive). */
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/i;
 /** PostgreSQL truncates identifiers past 63 bytes: longer names can never be real ones. */
 const MAX_IDENTIFIER_LENGTH = 63;

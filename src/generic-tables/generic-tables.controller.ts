@@ -1,26 +1,33 @@
+import { ApiTag } from '../common/decorators';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
-import { RequiresFeature, TenantScoped } from '../common/decorators';
-import { ErrorBody } from '../common/errors/error-body.dto';
+import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
+import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { GenericTablesService } from './generic-tables.service';
 import { InsertedRow, OptionItem, RowsQuery, TableSchema } from './generic-tables.dto';
 
-const invalidName = {
-  type: ErrorBody,
-  description: 'INVALID_IDENTIFIER, TABLE_NOT_ALLOWED, UNKNOWN_COLUMN, ...',
-};
+/** A table name is checked before any SQL: these are the answers of every route that takes one. */
+const TABLE_NAME_ERRORS = [
+  ERRORS.INVALID_IDENTIFIER,
+  ERRORS.TABLE_NOT_ALLOWED,
+  ERRORS.TABLE_NOT_FOUND,
+];
+const TABLE_PARAM = {
+  name: 'table',
+  description: 'An allowed table (GET /api/v1/tables); case-insensitive',
+  schema: { type: 'string', example: 'productos' },
+} as const;
 
-/** Seed 4.2.1, switched off unless FEATURE_GENERIC_TABLES=true or the tenant's override. */
-@ApiTags('generic tables')
+/** docs/generic-tables.md: off unless FEATURE_GENERIC_TABLES=true or the tenant's override. */
+@ApiTag('generic tables', 'Schema-driven reading and inserting over an allow-list of tables')
 @TenantScoped()
 @RequiresFeature('genericTables')
 @RequirePermission('tables:access')
@@ -30,15 +37,16 @@ export class GenericTablesController {
 
   @Get('tables')
   @ApiOperation({ summary: 'The table and view names the generic routes accept' })
-  @ApiOkResponse({ type: [String] })
+  @ApiOkResponse({ type: [String], description: 'The allowed names' })
   tables(): string[] {
     return this.service.tables();
   }
 
   @Get('schema/:table')
   @ApiOperation({ summary: 'Columns of a table with their metadata and foreign key' })
-  @ApiOkResponse({ type: TableSchema })
-  @ApiBadRequestResponse(invalidName)
+  @ApiParam(TABLE_PARAM)
+  @ApiOkResponse({ type: TableSchema, description: 'The table and its columns' })
+  @ApiErrors(...TABLE_NAME_ERRORS)
   schema(@Param('table') table: string) {
     return this.service.schema(table);
   }
@@ -49,8 +57,19 @@ export class GenericTablesController {
     description:
       'Label: nombre, razon_social, documento, else the first text column. [] without a foreign key.',
   })
-  @ApiOkResponse({ type: [OptionItem] })
-  @ApiBadRequestResponse(invalidName)
+  @ApiParam(TABLE_PARAM)
+  @ApiParam({
+    name: 'column',
+    description: 'A column of the table',
+    schema: { type: 'string', example: 'id_categoria' },
+  })
+  @ApiOkResponse({ type: [OptionItem], description: 'The options, ordered by label' })
+  @ApiErrors(...TABLE_NAME_ERRORS, ERRORS.UNKNOWN_COLUMN, {
+    ...ERRORS.INVALID_IDENTIFIER,
+    name: 'INVALID_COLUMN_NAME',
+    summary: 'A column name that is not an identifier',
+    body: { ...ERRORS.INVALID_IDENTIFIER.body, error: 'Invalid column name: "x-y"' },
+  })
   options(@Param('table') table: string, @Param('column') column: string) {
     return this.service.options(table, column);
   }
@@ -61,11 +80,21 @@ export class GenericTablesController {
     description:
       'limit: default 100; above 1000 gives 1000; not a positive integer is 400 INVALID_LIMIT.',
   })
-  @ApiQuery({ name: 'limit', required: false, example: 100 })
-  @ApiOkResponse({ schema: { type: 'array', items: { type: 'object' } } })
-  @ApiBadRequestResponse({
-    type: ErrorBody,
-    description: 'invalid name or limit, or the query failed: {error, code, detail}',
+  @ApiParam(TABLE_PARAM)
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'Rows to return: 1 or more (above 1000 gives 1000); default 100',
+    schema: { type: 'integer', minimum: 1, default: 100, example: 100 },
+  })
+  @ApiOkResponse({
+    description: 'The rows, each an object of its columns',
+    schema: { type: 'array', items: { type: 'object', additionalProperties: true } },
+  })
+  @ApiErrors(...TABLE_NAME_ERRORS, ERRORS.INVALID_LIMIT, {
+    ...ERRORS.VALIDATION_FAILED,
+    summary: 'A query parameter other than limit, or limit given twice',
+    body: { ...ERRORS.VALIDATION_FAILED.body, detail: ['property orden should not exist'] },
   })
   rows(@Param('table') table: string, @Query() query: RowsQuery) {
     return this.service.rows(table, query.limit);
@@ -77,14 +106,26 @@ export class GenericTablesController {
     summary:
       'Insert a row: insertable columns only, other keys ignored, all defaults when none is usable',
   })
+  @ApiParam(TABLE_PARAM)
   @ApiBody({
-    schema: { type: 'object', example: { nombre: 'Postres', descripcion: 'dulces de la casa' } },
+    description: 'Column values; keys that are not insertable columns are ignored',
+    schema: {
+      type: 'object',
+      additionalProperties: true,
+      example: { nombre: 'Postres', descripcion: 'dulces de la casa' },
+    },
   })
-  @ApiCreatedResponse({ type: InsertedRow })
-  @ApiBadRequestResponse({
-    type: ErrorBody,
-    description: '23503, 23505, 23514, 23502 with detail; NOT_INSERTABLE for the view',
-  })
+  @ApiCreatedResponse({ type: InsertedRow, description: 'The row as stored' })
+  @ApiErrors(
+    ...TABLE_NAME_ERRORS,
+    ERRORS.NOT_INSERTABLE,
+    ERRORS.INVALID_VALUE,
+    { ...ERRORS.UNKNOWN_REFERENCE, summary: 'A referenced row that does not exist' },
+    ERRORS.UNIQUE_VIOLATION,
+    ERRORS.CHECK_VIOLATION,
+    ERRORS.NOT_NULL_VIOLATION,
+    ERRORS.INVALID_TEXT,
+  )
   insert(@Param('table') table: string, @Body() body: unknown) {
     return this.service.insert(table, body);
   }

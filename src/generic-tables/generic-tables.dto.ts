@@ -1,16 +1,17 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 
+/** `?limit=` of GET /table/:table, read by the service (parseRowsLimit): documented with @ApiQuery. */
 export class RowsQuery {
   @IsOptional()
   @IsString()
   limit?: string;
 }
 
-export class ForeignKeyDto {
-  @ApiProperty({ example: 'fk_productos_id_categoria' }) constraint!: string;
-  @ApiProperty({ example: 'categorias' }) table!: string;
-  @ApiProperty({ example: 'id_categoria' }) column!: string;
+export interface ForeignKeyDto {
+  constraint: string;
+  table: string;
+  column: string;
 }
 
 export class ColumnDto {
@@ -18,13 +19,29 @@ export class ColumnDto {
   @ApiProperty({ example: 6 }) position!: number;
   @ApiProperty({ example: 'integer' }) type!: string;
   @ApiProperty({ example: 'int4' }) udt!: string;
-  @ApiProperty() nullable!: boolean;
+  @ApiProperty({ type: Boolean }) nullable!: boolean;
   @ApiProperty({ nullable: true, type: String, example: null }) default!: string | null;
-  @ApiProperty({ nullable: true, enum: ['ALWAYS', 'BY DEFAULT'] }) identity!: string | null;
-  @ApiProperty() generated!: boolean;
+  // null among the values: in OpenAPI 3.0 an enum lists every value, null included
+  @ApiProperty({ type: String, nullable: true, enum: ['ALWAYS', 'BY DEFAULT', null] })
+  identity!: string | null;
+  @ApiProperty({ type: Boolean, description: 'A computed column (never written)' })
+  generated!: boolean;
   @ApiProperty({ nullable: true, type: Number }) maxLength!: number | null;
-  @ApiProperty() primaryKey!: boolean;
-  @ApiPropertyOptional({ type: ForeignKeyDto, nullable: true }) foreign!: ForeignKeyDto | null;
+  @ApiProperty({ type: Boolean }) primaryKey!: boolean;
+  // Inline and nullable: in OpenAPI 3.0 `nullable` beside a `$ref` (or an `allOf` of one) does
+  // not let null through, and the column of most rows has no foreign key.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    description: 'Its single-column foreign key, or null',
+    properties: {
+      constraint: { type: 'string', example: 'fk_productos_id_categoria' },
+      table: { type: 'string', example: 'categorias' },
+      column: { type: 'string', example: 'id_categoria' },
+    },
+    required: ['constraint', 'table', 'column'],
+  })
+  foreign!: ForeignKeyDto | null;
 }
 
 export class TableSchema {
@@ -33,7 +50,7 @@ export class TableSchema {
 }
 
 export class OptionItem {
-  @ApiProperty({ example: 1 }) id!: unknown;
+  @ApiProperty({ type: 'integer', example: 1, description: 'The referenced key' }) id!: number;
   @ApiProperty({ example: 'Ceviches', nullable: true, type: String }) label!: string | null;
 }
 

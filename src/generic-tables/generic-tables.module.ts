@@ -5,7 +5,7 @@ import { GenericTablesRepository } from './generic-tables.repository';
 import { GenericTablesService } from './generic-tables.service';
 import { TableMetadataService } from './table-metadata.service';
 
-/** Seed 4.2.1: generic table routes behind FEATURE_GENERIC_TABLES (DESIGN §5). */
+/** The generic table routes behind FEATURE_GENERIC_TABLES (docs/generic-tables.md). */
 @Module({
   imports: [TenancyModule],
   controllers: [GenericTablesController],

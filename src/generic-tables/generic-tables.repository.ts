@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { quoteIdent } from '../database/pg-url';
-import { TenantContext } from '../tenancy/tenant-context';
+import { quoteIdent } from '../database/sql';
+import { TenantRepository } from '../tenancy/tenant-repository';
 import type { ColumnMetadata, TableMetadata } from './table-metadata.service';
 
 export type Row = Record<string, unknown>;
@@ -14,9 +14,7 @@ const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
  * catalog type.
  */
 @Injectable()
-export class GenericTablesRepository {
-  constructor(private readonly context: TenantContext) {}
-
+export class GenericTablesRepository extends TenantRepository {
   private selectList(columns: ColumnMetadata[]): string {
     return columns
       .map((c) =>
@@ -31,7 +29,7 @@ export class GenericTablesRepository {
     const order = meta.primaryKey.length
       ? ` ORDER BY ${meta.primaryKey.map((name) => `${quoteIdent(name)} DESC`).join(', ')}`
       : '';
-    return this.context.dataSource.query<Row[]>(
+    return this.db.query<Row[]>(
       `SELECT ${this.selectList(meta.columns)} FROM ${quoteIdent(meta.table)}${order} LIMIT $1`,
       [limit],
     );
@@ -48,7 +46,7 @@ export class GenericTablesRepository {
          VALUES (${values.map((v, i) => `$${i + 1}::${v.column.type}`).join(', ')})
          RETURNING ${returning}`
       : `INSERT INTO ${target} DEFAULT VALUES RETURNING ${returning}`;
-    const rows = await this.context.dataSource.query<Row[]>(
+    const rows = await this.db.query<Row[]>(
       sql,
       values.map((v) => v.value),
     );
@@ -61,7 +59,7 @@ export class GenericTablesRepository {
     labelColumn: string,
     max: number,
   ): Promise<{ id: unknown; label: string | null }[]> {
-    return this.context.dataSource.query(
+    return this.db.query(
       `SELECT ${quoteIdent(idColumn)} AS id, ${quoteIdent(labelColumn)}::text AS label
          FROM ${quoteIdent(table)}
         ORDER BY 2, 1

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError, DomainError } from '../common/errors/domain-error';
-import { isConnectionError, translatePgError } from '../common/errors/pg-error.translator';
+import { BadRequestError } from '../common/errors/domain-error';
+import { translatePgError } from '../common/errors/pg-error.translator';
 import { formatInstant } from '../common/time';
 import { TenantContext } from '../tenancy/tenant-context';
 import {
@@ -41,7 +41,7 @@ export function parseRowsLimit(raw: string | undefined): number {
   return Math.min(Number(raw), ROWS_MAX);
 }
 
-/** Columns a row is inserted with (seed 4.2.1 rule 1, plus generated columns, which cannot be written). */
+/** Columns a row is inserted with (docs/generic-tables.md, POST /table/:table rule 1). */
 export function isInsertable(column: ColumnMetadata): boolean {
   const sequenceDefault = column.default?.startsWith('nextval(') ?? false;
   return !column.primaryKey && column.identity === null && !sequenceDefault && !column.generated;
@@ -58,8 +58,9 @@ export function labelColumnOf(meta: TableMetadata, keyColumn: string): string {
 }
 
 /**
- * Seed 4.2.1: schema-driven routes over the allowed tables. Every failure is a 400 in the error
- * envelope (the contract's `{error, code, detail}`), except an unreachable database (503).
+ * The generic table routes (docs/generic-tables.md): schema-driven routes over the allowed tables.
+ * Every failure is a 400 in the error envelope `{error, code, detail}`, except an unreachable
+ * database (503).
  */
 @Injectable()
 export class GenericTablesService {
@@ -183,25 +184,17 @@ export class GenericTablesService {
     return value;
   }
 
-  /** Database failures of these routes are 400 with their SQLSTATE; an unreachable database is 503. */
+  /**
+   * Database failures of these routes are 400 with their SQLSTATE (the translator's
+   * `sqlFailuresAre400`); an unreachable database is 503. Anything else is thrown as it came,
+   * so the exception filter answers 503 or 500 and logs the real cause.
+   */
   private async run<T>(query: () => Promise<T>): Promise<T> {
     try {
       return await query();
     } catch (error) {
-      if (error instanceof DomainError || isConnectionError(error)) throw error;
-      const translated = translatePgError(error);
-      if (translated && translated.status === 400) throw translated;
-      const pg =
-        (error as { driverError?: { code?: unknown; message?: unknown } }).driverError ??
-        (error as { code?: unknown; message?: unknown });
-      if (typeof pg.code === 'string' && /^[0-9A-Z]{5}$/.test(pg.code)) {
-        throw new BadRequestError(
-          'query failed',
-          pg.code,
-          typeof pg.message === 'string' ? pg.message : undefined,
-        );
-      }
-      throw error;
+      const translated = translatePgError(error, { sqlFailuresAre400: true });
+      throw translated?.status === 400 ? translated : error;
     }
   }
 }

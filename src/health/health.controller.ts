@@ -1,34 +1,29 @@
 import { Controller, Get, HttpStatus, Inject, Res, VERSION_NEUTRAL, Version } from '@nestjs/common';
-import {
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
 import { CONTROL_CONNECTION, DATABASE_TARGET } from '../common/config/config.tokens';
 import { withDeadline } from '../common/deadline';
-import { NoTenant } from '../common/decorators';
+import { ApiTag, NotRateLimited } from '../common/decorators';
+import { NoTenant } from '../tenancy/tenancy.decorators';
 import type { DatabaseTarget } from '../database/database-target';
-import { TenantCatalogService } from '../tenancy/tenant-catalog.service';
-import { HealthReport } from './health.dto';
+import { TenantDataSources } from '../tenancy/tenant-datasources.service';
+import { HealthReport, HealthUnavailableReport } from './health.dto';
 
 const PROBE_TIMEOUT_MS = 2_000;
 
-@ApiTags('health')
+@ApiTag('health', 'Liveness and database readiness, without tenant or token.')
 @NoTenant()
 @Public()
-@SkipThrottle()
+@NotRateLimited()
 @Controller('health')
 export class HealthController {
   constructor(
     @InjectDataSource(CONTROL_CONNECTION) private readonly control: DataSource,
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
-    private readonly catalog: TenantCatalogService,
+    private readonly tenants: TenantDataSources,
   ) {}
 
   @Get()
@@ -37,10 +32,15 @@ export class HealthController {
     summary:
       'Liveness and readiness: the control database answers (503 otherwise); tenant databases that do not answer are listed (degraded)',
   })
-  @ApiOkResponse({ type: HealthReport })
-  @ApiServiceUnavailableResponse({
-    description: 'The control database does not answer',
+  @ApiOkResponse({
     type: HealthReport,
+    description: 'The control database answers: status ok, or degraded with tenantsDown',
+  })
+  @ApiServiceUnavailableResponse({
+    description:
+      'The control database does not answer: the report with status unavailable, and the ' +
+      'error and code (`DATABASE_UNAVAILABLE`) of the error envelope (Retry-After)',
+    type: HealthUnavailableReport,
   })
   async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
     const started = process.hrtime.bigint();
@@ -53,13 +53,13 @@ export class HealthController {
         }),
         (): HealthReport['database'] => ({ status: 'down' }),
       ),
-      this.catalog.dataSources.unreachable(PROBE_TIMEOUT_MS),
+      this.tenants.unreachable(PROBE_TIMEOUT_MS),
     ]);
     const report: HealthReport = {
       status: database.status !== 'up' ? 'unavailable' : tenantsDown.length > 0 ? 'degraded' : 'ok',
       database,
       embeddedDatabase: this.target.embedded,
-      tenantDataSources: this.catalog.dataSources.size,
+      tenantDataSources: this.tenants.size,
       tenantsDown,
       uptimeSeconds: Math.round(process.uptime()),
     };

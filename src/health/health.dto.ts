@@ -4,7 +4,10 @@ export class DatabaseHealth {
   @ApiProperty({ enum: ['up', 'down'] })
   status!: 'up' | 'down';
 
-  @ApiPropertyOptional({ description: 'Round trip of SELECT 1 on the control database' })
+  @ApiPropertyOptional({
+    type: Number,
+    description: 'Round trip of SELECT 1 on the control database, in milliseconds (when up)',
+  })
   latencyMs?: number;
 }
 
@@ -18,10 +21,13 @@ export class HealthReport {
   @ApiProperty({ type: DatabaseHealth })
   database!: DatabaseHealth;
 
-  @ApiProperty({ description: 'Whether the service runs on its embedded PostgreSQL' })
+  @ApiProperty({
+    type: Boolean,
+    description: 'Whether the service runs on its embedded PostgreSQL',
+  })
   embeddedDatabase!: boolean;
 
-  @ApiProperty({ description: 'Tenant DataSources open right now' })
+  @ApiProperty({ type: 'integer', description: 'Tenant DataSources open right now' })
   tenantDataSources!: number;
 
   @ApiProperty({
@@ -31,6 +37,15 @@ export class HealthReport {
   })
   tenantsDown!: string[];
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer', description: 'Seconds since the process started' })
   uptimeSeconds!: number;
+}
+
+/** The 503 of health: the report, with the envelope's error and code. */
+export class HealthUnavailableReport extends HealthReport {
+  @ApiProperty({ type: String, example: 'The control database does not answer' })
+  error!: string;
+
+  @ApiProperty({ enum: ['DATABASE_UNAVAILABLE'] })
+  code!: 'DATABASE_UNAVAILABLE';
 }

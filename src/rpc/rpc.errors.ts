@@ -1,22 +1,12 @@
 import { DomainError } from '../common/errors/domain-error';
+import { pgErrorInfo } from '../common/errors/pg-error.translator';
 
-/** Which diagnostics a failed operation adds to its 500 body (seed §4.2.2 rule 3). */
-export type Diagnostics = 'message-detail-where-code' | 'message-detail-code' | 'none';
-
-interface PgDiagnostics {
-  code?: unknown;
-  message?: unknown;
-  detail?: unknown;
-  where?: unknown;
-  driverError?: PgDiagnostics;
-}
-
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+import type { Diagnostics } from './store-functions';
 
 /**
  * A store function failed: HTTP 500 `{error: "<operation> failed"}`, plus `message`, `detail`,
- * `where` and `code` for the operations the seed names (report_tickets, report_asistencia,
- * save_compra) and `message`, `detail`, `code` for report_gastos.
+ * `where` and `code` for report_tickets, report_asistencia and save_compra, and `message`,
+ * `detail`, `code` for report_gastos (docs/api-contract.md, RPC routes).
  */
 export class RpcFailedError extends DomainError {
   constructor(
@@ -24,25 +14,26 @@ export class RpcFailedError extends DomainError {
     readonly original: unknown,
     diagnostics: Diagnostics,
   ) {
-    const pg: PgDiagnostics = (original as PgDiagnostics | null)?.driverError ?? original ?? {};
-    const sqlstate = text(pg.code);
+    const pg = pgErrorInfo(original) ?? {};
+    // the envelope's code is always a string: a failure without a SQLSTATE is RPC_FAILED
+    const sqlstate = pg.code ?? 'RPC_FAILED';
     let extra: Record<string, unknown> | undefined;
     if (diagnostics === 'message-detail-where-code') {
       extra = {
-        message: text(pg.message),
-        detail: text(pg.detail),
-        where: text(pg.where),
+        message: pg.message ?? null,
+        detail: pg.detail ?? null,
+        where: pg.where ?? null,
         code: sqlstate,
       };
     } else if (diagnostics === 'message-detail-code') {
-      extra = { message: text(pg.message), detail: text(pg.detail), code: sqlstate };
+      extra = { message: pg.message ?? null, detail: pg.detail ?? null, code: sqlstate };
     }
-    super(
-      500,
-      diagnostics === 'none' ? 'RPC_FAILED' : (sqlstate ?? 'RPC_FAILED'),
-      `${operation} failed`,
-      undefined,
+    super({
+      status: 500,
+      code: diagnostics === 'none' ? 'RPC_FAILED' : sqlstate,
+      message: `${operation} failed`,
       extra,
-    );
+      cause: original,
+    });
   }
 }

@@ -4,7 +4,7 @@ import { RpcController } from './rpc.controller';
 import { RpcRepository } from './rpc.repository';
 import { RpcService } from './rpc.service';
 
-/** Seed §4.2.2: business routes over PL/pgSQL store functions, behind FEATURE_RPC (DESIGN §5). */
+/** The business RPC routes over PL/pgSQL store functions, behind FEATURE_RPC (docs/rpc.md). */
 @Module({
   imports: [TenancyModule],
   controllers: [RpcController],

@@ -12,7 +12,7 @@ import {
 const NOW = new Date('2026-11-22T15:00:00Z');
 const LIMA = 'America/Lima';
 
-describe('report_tickets year (rule 1)', () => {
+describe('report_tickets year', () => {
   it.each([
     [2025, undefined, 2025],
     ['2024', undefined, 2024],
@@ -48,7 +48,7 @@ describe('report_gastos year', () => {
   });
 });
 
-describe('report_asistencia range (rule 2)', () => {
+describe('report_asistencia range', () => {
   it('keeps two valid dates', () => {
     expect(attendanceRange('2026-10-01', '2026-10-31', LIMA, NOW)).toEqual({
       desde: '2026-10-01',
@@ -79,7 +79,7 @@ describe('inputs and results', () => {
     expect(arrayOrEmpty(['a'])).toEqual(['a']);
   });
 
-  it('applies the seed defaults of save_producto, save_materia and save_compra', () => {
+  it('applies the defaults of save_producto, save_materia and save_compra', () => {
     expect(productoInput({ nombre: 'Ceviche', extra: 1 })).toEqual({
       id_producto: null,
       nombre: 'Ceviche',

@@ -1,6 +1,6 @@
 import { addDays, currentYearIn, isBusinessDate, todayIn } from '../common/time';
 
-/** The seed's input rules of the RPC routes (§4.2.2), in one place. */
+/** The input rules of the RPC routes (docs/api-contract.md, RPC routes), in one place. */
 
 export const REPORT_YEAR_MIN = 2000;
 export const REPORT_YEAR_MAX = 2100;
@@ -14,7 +14,7 @@ export function integerOf(value: unknown): number | undefined {
 }
 
 /**
- * report_tickets (rule 1): `year` from the body, else from the query, used only when it is an
+ * report_tickets: `year` from the body, else from the query, used only when it is an
  * integer from 2000 to 2100; otherwise the current year of the tenant's time zone.
  */
 export function reportTicketsYear(
@@ -36,7 +36,7 @@ export function reportGastosYear(year: unknown, timeZone: string, now = new Date
 }
 
 /**
- * report_asistencia (rule 2): when desde or hasta is not a YYYY-MM-DD date, the range is the
+ * report_asistencia: when desde or hasta is not a YYYY-MM-DD date, the range is the
  * 30 days before today through today, in the tenant's time zone. (A string of that pattern
  * that is not a calendar date, such as 2026-02-30, counts as not matching.)
  */
@@ -76,7 +76,7 @@ export function valueOr(fields: Record<string, unknown>, key: string, fallback: 
   return value === undefined || value === null ? fallback : value;
 }
 
-/** save_producto with the seed's defaults. */
+/** save_producto with its defaults. */
 export function productoInput(body: unknown) {
   const f = fieldsOf(body);
   return {
@@ -90,7 +90,7 @@ export function productoInput(body: unknown) {
   };
 }
 
-/** save_materia with the seed's defaults. */
+/** save_materia with its defaults. */
 export function materiaInput(body: unknown) {
   const f = fieldsOf(body);
   return {

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { isConnectionError } from '../common/errors/pg-error.translator';
 import { TenantContext } from '../tenancy/tenant-context';
-import { RpcFailedError, type Diagnostics } from './rpc.errors';
-import { RpcRepository, type StoreFunction } from './rpc.repository';
+import { mergeRefused, splitStorable, storableOrigen } from './import-asistencia-input';
+import { RpcFailedError } from './rpc.errors';
+import { RpcRepository } from './rpc.repository';
+import { STORE_FUNCTIONS, type StoreFunction } from './store-functions';
 import {
   arrayOrEmpty,
   attendanceRange,
@@ -16,18 +18,11 @@ import {
   valueOr,
 } from './rpc.rules';
 
-/** Seed §4.2.2 rule 3: which operations add diagnostics to their 500 body. */
-const DIAGNOSTICS: Partial<Record<StoreFunction, Diagnostics>> = {
-  report_tickets: 'message-detail-where-code',
-  report_asistencia: 'message-detail-where-code',
-  save_compra: 'message-detail-where-code',
-  report_gastos: 'message-detail-code',
-};
-
 /**
- * The business routes of seed §4.2.2: each applies the seed's input rules and calls one store
- * function. Success is the function's JSON ({} when empty); a failure is 500 with the body of
- * rule 3. An unreachable database stays a 503, like everywhere else.
+ * The business RPC routes (docs/api-contract.md, RPC routes): each applies the input rules and
+ * calls one store function. Success is the function's JSON ({} when empty); a failure is 500
+ * `{error: "<operation> failed"}` with the operation's diagnostics. An unreachable database
+ * stays a 503, like everywhere else.
  */
 @Injectable()
 export class RpcService {
@@ -45,7 +40,7 @@ export class RpcService {
       return resultOrEmpty(await this.repository.call(fn, args));
     } catch (error) {
       if (isConnectionError(error)) throw error;
-      throw new RpcFailedError(fn, error, DIAGNOSTICS[fn] ?? 'none');
+      throw new RpcFailedError(fn, error, STORE_FUNCTIONS[fn].diagnostics);
     }
   }
 
@@ -72,10 +67,17 @@ export class RpcService {
     return this.call('find_usuarios_por_documentos', [docs]);
   }
 
-  importAsistencia(body: unknown) {
+  /**
+   * Records holding text PostgreSQL cannot store (NUL, unpaired surrogates) would fail the jsonb
+   * cast of the whole call: they are left out of it and reported in `invalidos` at their index,
+   * so the good ones are stored.
+   */
+  async importAsistencia(body: unknown) {
     const f = fieldsOf(body);
-    const origen = typeof f.origen === 'string' ? f.origen : null;
-    return this.call('import_asistencia', [arrayOrEmpty(f.registros), origen]);
+    const registros = arrayOrEmpty(f.registros);
+    const split = splitStorable(registros);
+    const result = await this.call('import_asistencia', [split.kept, storableOrigen(f.origen)]);
+    return mergeRefused(result, registros.length, split);
   }
 
   asistenciaGet(body: unknown) {

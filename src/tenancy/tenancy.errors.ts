@@ -1,4 +1,10 @@
-import { BadRequestError, DomainError, NotFoundError } from '../common/errors/domain-error';
+import {
+  BadRequestError,
+  ForbiddenError,
+  InternalError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../common/errors/domain-error';
 
 export const TENANT_HEADER = 'x-tenant-id';
 
@@ -15,23 +21,18 @@ export const tenantNotFound = (slug: string) =>
   new NotFoundError(`Tenant "${slug}" does not exist`, 'TENANT_NOT_FOUND');
 
 export const tenantSuspended = (slug: string) =>
-  new DomainError(403, 'TENANT_SUSPENDED', `Tenant "${slug}" is suspended`);
+  new ForbiddenError(`Tenant "${slug}" is suspended`, 'TENANT_SUSPENDED');
 
 export const tenantProvisioning = (slug: string) =>
-  new DomainError(
-    503,
+  new ServiceUnavailableError(
+    `Tenant "${slug}" is still being provisioned: npm run tenant -- create ${slug} finishes it`,
     'TENANT_PROVISIONING',
-    `Tenant "${slug}" is still being provisioned`,
-    undefined,
-    undefined,
-    {
-      'Retry-After': '5',
-    },
+    5,
   );
 
 /** A tenant-scoped value was read outside a request or job that entered a tenant context. */
-export class TenantContextMissingError extends DomainError {
+export class TenantContextMissingError extends InternalError {
   constructor(what: string) {
-    super(500, 'TENANT_CONTEXT_MISSING', `No tenant context is active (reading ${what})`);
+    super('TENANT_CONTEXT_MISSING', new Error(`No tenant context is active (reading ${what})`));
   }
 }

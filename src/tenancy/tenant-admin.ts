@@ -1,12 +1,18 @@
 import { DataSource, Repository } from 'typeorm';
 import { isTimeZone } from '../common/config/app-config';
+import { AdminRequestError } from '../common/errors/admin-request-error';
+import { isServerUnreachable, pgErrorInfo } from '../common/errors/pg-error.translator';
 import { todayIn } from '../common/time';
 import { dropDatabase, ensureDatabase, runMigrations } from '../database/database-target';
 import { seedDemoData, type DemoDataSummary } from '../database/demo/demo-data';
 import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
-import { databaseOf, withDatabase } from '../database/pg-url';
-import { Tenant, TENANT_FEATURES, type TenantFeature } from './entities/tenant.entity';
+import { isTenantFeature, TENANT_FEATURES } from '../common/config/features';
+import { databaseOf, redactUrl } from '../database/pg-url';
+import { Tenant } from './entities/tenant.entity';
+import { tenantDatabaseUrl } from './tenant-database-url';
 import { isTenantSlug, MAX_DATABASE_NAME_LENGTH, tenantDatabaseName } from './tenant-slug';
+
+export { tenantDatabaseUrl };
 
 export interface TenantAdminSettings {
   /** URL of the control database; tenant databases default to its server. */
@@ -35,20 +41,47 @@ export interface CreateTenantResult {
   demo?: DemoDataSummary;
 }
 
-/** A problem with an administrative request (the CLI exits with code 2 for these). */
-export class TenantAdminError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TenantAdminError';
+export interface DropTenantResult {
+  /** The database was dropped (false: it did not exist, or its server did not answer). */
+  databaseDropped: boolean;
+  /** The server of the database did not answer: the database is left for the operator to delete. */
+  databaseLeft?: TenantServerUnreachableError;
+}
+
+/**
+ * The server of a tenant's database did not answer: connection refused, unknown host, timeout,
+ * or credentials refused (the CLI exits with code 1).
+ */
+export class TenantServerUnreachableError extends Error {
+  constructor(
+    readonly slug: string,
+    readonly database: string,
+    /** The tenant's database URL without its password. */
+    readonly server: string,
+    /** What the driver said. */
+    readonly reason: string,
+    advice = '',
+    options?: ErrorOptions,
+  ) {
+    super(
+      `tenant ${slug}: the server ${server} did not answer (${reason})${advice ? `. ${advice}` : ''}`,
+      options,
+    );
+    this.name = 'TenantServerUnreachableError';
+  }
+
+  /** `the server <url> did not answer (<reason>)`, without the tenant. */
+  get problem(): string {
+    return `the server ${this.server} did not answer (${this.reason})`;
   }
 }
 
-/** The URL of a tenant's database. */
-export function tenantDatabaseUrl(
-  tenant: Pick<Tenant, 'databaseName' | 'databaseUrl'>,
-  controlUrl: string,
-): string {
-  return tenant.databaseUrl ?? withDatabase(controlUrl, tenant.databaseName);
+/** What a connection failure says: its message, or that of the first attempt when several failed. */
+function reasonOf(error: unknown): string {
+  const info = pgErrorInfo(error);
+  if (info?.message) return info.message;
+  const first = error instanceof AggregateError ? pgErrorInfo(error.errors[0]) : undefined;
+  return first?.message || info?.code || String(error);
 }
 
 /**
@@ -72,19 +105,20 @@ export class TenantAdmin {
   async get(slug: string): Promise<Tenant> {
     this.checkSlug(slug);
     const tenant = await this.tenants.findOneBy({ slug });
-    if (!tenant) throw new TenantAdminError(`Tenant "${slug}" does not exist`);
+    if (!tenant) throw new AdminRequestError(`Tenant "${slug}" does not exist`);
     return tenant;
   }
 
   async create(input: CreateTenantInput): Promise<CreateTenantResult> {
     this.checkSlug(input.slug);
     const timeZone = input.timeZone ?? this.settings.defaultTimeZone;
-    if (!isTimeZone(timeZone)) throw new TenantAdminError(`"${timeZone}" is not an IANA time zone`);
+    if (!isTimeZone(timeZone))
+      throw new AdminRequestError(`"${timeZone}" is not an IANA time zone`);
     const databaseName = input.databaseUrl
       ? this.databaseOfUrl(input.databaseUrl)
       : tenantDatabaseName(this.settings.databasePrefix, input.slug);
     if (databaseName.length > MAX_DATABASE_NAME_LENGTH) {
-      throw new TenantAdminError(
+      throw new AdminRequestError(
         `The database name "${databaseName}" is longer than ${MAX_DATABASE_NAME_LENGTH} characters: use a shorter slug`,
       );
     }
@@ -96,7 +130,7 @@ export class TenantAdmin {
         tenant.databaseName === databaseName &&
         (tenant.databaseUrl ?? undefined) === input.databaseUrl;
       if (!sameDatabase) {
-        throw new TenantAdminError(
+        throw new AdminRequestError(
           `Tenant "${input.slug}" already exists with another database (${tenant.databaseName}); drop it first`,
         );
       }
@@ -109,7 +143,7 @@ export class TenantAdmin {
         })
         .getOne();
       if (clash)
-        throw new TenantAdminError(
+        throw new AdminRequestError(
           `Database "${databaseName}" already belongs to tenant "${clash.slug}"`,
         );
       tenant = await this.tenants.save(
@@ -127,15 +161,31 @@ export class TenantAdmin {
     }
 
     const url = tenantDatabaseUrl(tenant, this.settings.controlUrl);
-    const databaseCreated = await ensureDatabase(
+    const advice =
+      tenant.status === 'provisioning'
+        ? `The tenant is registered but not ready (status provisioning): run create again once the server answers to finish the job, or remove it with: npm run tenant -- drop ${tenant.slug} --yes`
+        : 'Run create again once the server answers';
+    const timeoutMs = this.settings.connectTimeoutMs;
+    const { databaseCreated, migrations } = await this.onServer(
+      tenant,
       url,
-      tenant.databaseName,
-      this.settings.connectTimeoutMs,
+      async () => ({
+        databaseCreated: await ensureDatabase(url, databaseName, timeoutMs),
+        migrations: await runMigrations(url, TENANT_MIGRATIONS, timeoutMs),
+      }),
+      advice,
     );
-    const migrations = await runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs);
     if (migrations.length > 0 || !tenant.migratedAt) tenant = await this.markMigrated(tenant);
     let demo: DemoDataSummary | undefined;
-    if (input.demo) demo = await this.seedDemo(tenant, url, input.demoToday);
+    if (input.demo) {
+      const { timeZone } = tenant;
+      demo = await this.onServer(
+        tenant,
+        url,
+        () => this.seedDemo(timeZone, url, input.demoToday),
+        advice,
+      );
+    }
     if (tenant.status === 'provisioning') {
       tenant.status = 'active';
       tenant = await this.tenants.save(tenant);
@@ -150,9 +200,33 @@ export class TenantAdmin {
   async migrate(slug: string): Promise<string[]> {
     const tenant = await this.get(slug);
     const url = tenantDatabaseUrl(tenant, this.settings.controlUrl);
-    const ran = await runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs);
+    const ran = await this.onServer(tenant, url, () =>
+      runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs),
+    );
     await this.markMigrated(tenant);
     return ran;
+  }
+
+  /** Runs `work` on the server of a tenant's database; one that does not answer is named. */
+  private async onServer<T>(
+    tenant: Tenant,
+    url: string,
+    work: () => Promise<T>,
+    advice?: string,
+  ): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isServerUnreachable(error)) throw error;
+      throw new TenantServerUnreachableError(
+        tenant.slug,
+        tenant.databaseName,
+        redactUrl(url),
+        reasonOf(error),
+        advice,
+        { cause: error },
+      );
+    }
   }
 
   private async markMigrated(tenant: Tenant): Promise<Tenant> {
@@ -163,7 +237,7 @@ export class TenantAdmin {
   async setStatus(slug: string, status: 'active' | 'suspended'): Promise<Tenant> {
     const tenant = await this.get(slug);
     if (tenant.status === 'provisioning') {
-      throw new TenantAdminError(
+      throw new AdminRequestError(
         `Tenant "${slug}" is still being provisioned: run create again to finish it`,
       );
     }
@@ -174,36 +248,45 @@ export class TenantAdmin {
 
   /** Sets a per-tenant feature override (`undefined`: follow the global switch). */
   async setFeature(slug: string, feature: string, enabled: boolean | undefined): Promise<Tenant> {
-    if (!(TENANT_FEATURES as readonly string[]).includes(feature)) {
-      throw new TenantAdminError(
+    if (!isTenantFeature(feature)) {
+      throw new AdminRequestError(
         `Unknown feature "${feature}": one of ${TENANT_FEATURES.join(', ')}`,
       );
     }
     const tenant = await this.get(slug);
     const features = { ...tenant.features };
-    if (enabled === undefined) delete features[feature as TenantFeature];
-    else features[feature as TenantFeature] = enabled;
+    if (enabled === undefined) delete features[feature];
+    else features[feature] = enabled;
     tenant.features = features;
     return this.tenants.save(tenant);
   }
 
-  /** Drops the tenant's database and its catalog row. */
-  async drop(slug: string): Promise<{ databaseDropped: boolean }> {
+  /**
+   * Drops the tenant's database and its catalog row (its devices go with it). When the server
+   * of the database does not answer, the catalog row goes all the same and the result says
+   * which database is left, so that a tenant on a server that is gone can be removed.
+   */
+  async drop(slug: string): Promise<DropTenantResult> {
     const tenant = await this.get(slug);
     const url = tenantDatabaseUrl(tenant, this.settings.controlUrl);
     // Suspend first so that running services refuse new requests while the database goes.
     await this.tenants.update({ id: tenant.id }, { status: 'suspended' });
-    const databaseDropped = await dropDatabase(
-      url,
-      tenant.databaseName,
-      this.settings.connectTimeoutMs,
-    );
+    let databaseDropped = false;
+    let databaseLeft: TenantServerUnreachableError | undefined;
+    try {
+      databaseDropped = await this.onServer(tenant, url, () =>
+        dropDatabase(url, tenant.databaseName, this.settings.connectTimeoutMs),
+      );
+    } catch (error) {
+      if (!(error instanceof TenantServerUnreachableError)) throw error;
+      databaseLeft = error;
+    }
     await this.tenants.delete({ id: tenant.id });
-    return { databaseDropped };
+    return { databaseDropped, databaseLeft };
   }
 
   private async seedDemo(
-    tenant: Tenant,
+    timeZone: string,
     url: string,
     today?: string,
   ): Promise<DemoDataSummary | undefined> {
@@ -222,8 +305,8 @@ export class TenantAdmin {
         );
         if (count > 0) return undefined;
         return seedDemoData((sql, params) => manager.query(sql, params), {
-          today: today ?? todayIn(tenant.timeZone),
-          timeZone: tenant.timeZone,
+          today: today ?? todayIn(timeZone),
+          timeZone,
         });
       });
     } finally {
@@ -233,7 +316,7 @@ export class TenantAdmin {
 
   private checkSlug(slug: string): void {
     if (!isTenantSlug(slug)) {
-      throw new TenantAdminError(
+      throw new AdminRequestError(
         `"${slug}" is not a valid tenant slug: a lowercase letter, then 1 to 62 of a-z, 0-9, _ or -`,
       );
     }
@@ -244,10 +327,10 @@ export class TenantAdmin {
     try {
       name = databaseOf(url);
     } catch {
-      throw new TenantAdminError(`"${url}" is not a valid PostgreSQL URL`);
+      throw new AdminRequestError(`"${url}" is not a valid PostgreSQL URL`);
     }
     if (!/^postgres(ql)?:$/.test(new URL(url).protocol) || !name) {
-      throw new TenantAdminError('--database-url must be a postgres:// URL naming the database');
+      throw new AdminRequestError('--database-url must be a postgres:// URL naming the database');
     }
     return name;
   }

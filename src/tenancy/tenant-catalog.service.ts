@@ -1,13 +1,10 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { AppConfig } from '../common/config/app-config';
-import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from '../common/config/config.tokens';
-import type { DatabaseTarget } from '../database/database-target';
-import { Tenant, type TenantFeature } from './entities/tenant.entity';
+import { APP_CONFIG, CONTROL_CONNECTION } from '../common/config/config.tokens';
+import { Tenant } from './entities/tenant.entity';
 import { tenantNotFound, tenantProvisioning, tenantSuspended } from './tenancy.errors';
-import { tenantDatabaseUrl } from './tenant-admin';
-import { TenantDataSourceManager, type TenantDataSourceLease } from './tenant-datasource.manager';
 
 interface CachedTenant {
   tenant: Tenant | null;
@@ -15,30 +12,21 @@ interface CachedTenant {
 }
 
 /**
- * Reads the tenant catalog of the control database, with a short cache
- * (TENANT_CACHE_TTL_MS) so that a request costs no catalog query, while a suspension or a
- * feature override made with the CLI takes effect within the TTL without a restart.
+ * The tenant catalog of the control database, read with a short cache (TENANT_CACHE_TTL_MS) so
+ * that a request costs no catalog query, while a suspension or a feature override made with the
+ * CLI takes effect within the TTL on every instance, without a restart.
  */
 @Injectable()
-export class TenantCatalogService implements OnApplicationShutdown {
+export class TenantCatalogService {
   private readonly tenants: Repository<Tenant>;
   private readonly cache = new Map<string, CachedTenant>();
   private readonly pending = new Map<string, Promise<Tenant | null>>();
-  readonly dataSources: TenantDataSourceManager;
 
   constructor(
     @InjectDataSource(CONTROL_CONNECTION) control: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
   ) {
     this.tenants = control.getRepository(Tenant);
-    this.dataSources = new TenantDataSourceManager({
-      poolMax: config.TENANT_POOL_MAX,
-      maxDataSources: config.TENANT_DATASOURCE_MAX,
-      idleTimeoutMs: config.TENANT_IDLE_TIMEOUT_MS,
-      connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
-    });
   }
 
   /** The catalog row of `slug`, or null when there is none (cached). */
@@ -65,39 +53,15 @@ export class TenantCatalogService implements OnApplicationShutdown {
     return tenant;
   }
 
-  assertUsable(slug: string, tenant: Tenant | null): asserts tenant is Tenant {
+  assertUsable(slug: string, tenant: Tenant | null | undefined): asserts tenant is Tenant {
     if (!tenant) throw tenantNotFound(slug);
     if (tenant.status === 'suspended') throw tenantSuspended(slug);
     if (tenant.status === 'provisioning') throw tenantProvisioning(slug);
-  }
-
-  /** Whether `feature` is on for `tenant` (its override, else the global switch). */
-  isFeatureEnabled(feature: TenantFeature, tenant: Tenant | null | undefined): boolean {
-    const override = tenant?.features?.[feature];
-    if (typeof override === 'boolean') return override;
-    return feature === 'genericTables'
-      ? this.config.FEATURE_GENERIC_TABLES
-      : this.config.FEATURE_RPC;
-  }
-
-  acquireDataSource(tenant: Tenant): Promise<TenantDataSourceLease> {
-    return this.dataSources.acquire({
-      slug: tenant.slug,
-      url: tenantDatabaseUrl(tenant, this.target.controlUrl),
-    });
   }
 
   /** Drops cached catalog rows (all, or one tenant's). */
   invalidate(slug?: string): void {
     if (slug) this.cache.delete(slug);
     else this.cache.clear();
-  }
-
-  /**
-   * Closes every tenant pool once the HTTP server has stopped and its requests are answered:
-   * Nest runs the shutdown hooks after closing the server, the destroy hooks before it.
-   */
-  async onApplicationShutdown(): Promise<void> {
-    await this.dataSources.closeAll();
   }
 }

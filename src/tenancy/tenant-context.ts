@@ -1,48 +1,55 @@
 import { Injectable } from '@nestjs/common';
-import { ClsService } from 'nestjs-cls';
-import type { DataSource } from 'typeorm';
-import type { DomainError } from '../common/errors/domain-error';
+import type { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { RequestContext } from '../common/context/request-context';
 import type { Tenant } from './entities/tenant.entity';
 import { TenantContextMissingError } from './tenancy.errors';
 import { TenantCatalogService } from './tenant-catalog.service';
-
-/** What the request context holds about the tenant. */
-export interface TenantStore {
-  /** The catalog row of the X-Tenant-ID tenant, when it exists (any status). */
-  tenant?: Tenant;
-  /** Why the header does not designate a usable tenant (raised by the tenant guard). */
-  tenantError?: DomainError;
-  /** The tenant's DataSource, held for the request by the tenant guard. */
-  dataSource?: DataSource;
-}
+import { TENANT_KEYS } from './tenant-context.keys';
+import { TenantDataSources } from './tenant-datasources.service';
 
 /**
- * The current tenant, kept in an AsyncLocalStorage request context (nestjs-cls): behaves like
- * a request-scoped provider without rebuilding the DI graph per request. Its getters throw
- * when no tenant context is active, so a missing context is a loud bug, not a default tenant.
+ * The current tenant: the only reader of the tenant state kept in the request context (an
+ * AsyncLocalStorage, see common/context/request-context.ts). Behaves like a request-scoped
+ * provider without rebuilding the DI graph per request. Its getters throw when no tenant
+ * context is active, so a missing context is a loud bug, not a default tenant.
  */
 @Injectable()
 export class TenantContext {
   constructor(
-    private readonly cls: ClsService,
     private readonly catalog: TenantCatalogService,
+    private readonly dataSources: TenantDataSources,
   ) {}
 
   get tenant(): Tenant {
-    const tenant = this.cls.isActive() ? this.cls.get<Tenant | undefined>('tenant') : undefined;
-    if (!tenant || !this.dataSourceOrUndefined()) throw new TenantContextMissingError('the tenant');
+    const tenant = RequestContext.get(TENANT_KEYS.tenant);
+    if (!tenant || !RequestContext.get(TENANT_KEYS.dataSource))
+      throw new TenantContextMissingError('the tenant');
     return tenant;
   }
 
   get dataSource(): DataSource {
-    const dataSource = this.dataSourceOrUndefined();
+    const dataSource = RequestContext.get(TENANT_KEYS.dataSource);
     if (!dataSource) throw new TenantContextMissingError('the tenant DataSource');
     return dataSource;
   }
 
+  /** A TypeORM repository of an entity registered with registerTenantEntities, on this tenant. */
+  repository<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {
+    return this.dataSource.getRepository(entity);
+  }
+
   /** Whether a tenant is set (for code that runs both inside and outside tenant requests). */
   get isSet(): boolean {
-    return this.dataSourceOrUndefined() !== undefined;
+    return RequestContext.get(TENANT_KEYS.dataSource) !== undefined;
+  }
+
+  /**
+   * The slug the request's X-Tenant-ID header names, when it is a well-formed one, whether that
+   * tenant exists or not (authentication compares it with the token; the rate limit counts by
+   * it). Undefined outside a request or without a valid header.
+   */
+  get requestedSlug(): string | undefined {
+    return RequestContext.get(TENANT_KEYS.requested);
   }
 
   /**
@@ -50,20 +57,17 @@ export class TenantContext {
    * checks as a request (the tenant must exist and be active) and the same DataSource cache.
    */
   async run<T>(slug: string, work: () => Promise<T>): Promise<T> {
-    return this.cls.run({ ifNested: 'override' }, async () => {
+    return RequestContext.run({ tenant: slug }, async () => {
       const tenant = await this.catalog.requireActive(slug);
-      const lease = await this.catalog.acquireDataSource(tenant);
+      const lease = await this.dataSources.acquire(tenant);
       try {
-        this.cls.set('tenant', tenant);
-        this.cls.set('dataSource', lease.dataSource);
+        RequestContext.set(TENANT_KEYS.requested, slug);
+        RequestContext.set(TENANT_KEYS.tenant, tenant);
+        RequestContext.set(TENANT_KEYS.dataSource, lease.dataSource);
         return await work();
       } finally {
         lease.release();
       }
     });
-  }
-
-  private dataSourceOrUndefined(): DataSource | undefined {
-    return this.cls.isActive() ? this.cls.get<DataSource | undefined>('dataSource') : undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { withDeadline } from '../common/deadline';
-import { TENANT_ENTITIES } from '../database/tenant-entities';
+import { ServiceUnavailableError } from '../common/errors/domain-error';
+import { tenantEntities } from './tenant-entities';
 
 export interface TenantDataSourceOptions {
   /** Connections in each tenant's pool. */
@@ -70,7 +71,10 @@ export class TenantDataSourceManager {
 
   /** Gets (creating if needed) the tenant's DataSource and holds it until `release()`. */
   async acquire(target: TenantConnectionTarget): Promise<TenantDataSourceLease> {
-    if (this.closed) throw new Error('The tenant DataSource manager is closed');
+    if (this.closed) {
+      // the service is stopping: a late request is told to go to another instance
+      throw new ServiceUnavailableError('The service is shutting down', 'SHUTTING_DOWN', 1);
+    }
     let entry = this.entries.get(target.slug);
     if (entry && entry.url !== target.url) {
       // The catalog now points the tenant elsewhere: retire the old DataSource.
@@ -147,7 +151,7 @@ export class TenantDataSourceManager {
     const dataSource = new DataSource({
       type: 'postgres',
       url: target.url,
-      entities: TENANT_ENTITIES,
+      entities: tenantEntities(),
       synchronize: false,
       migrationsRun: false,
       logging: false,

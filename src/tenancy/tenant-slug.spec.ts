@@ -1,6 +1,6 @@
 import { isTenantSlug, tenantDatabaseName } from './tenant-slug';
 
-describe('tenant slug (DESIGN §4)', () => {
+describe('tenant slug', () => {
   it.each(['demo', 'acme-norte', 'la_mar_2', 'ab', `a${'b'.repeat(62)}`])('accepts %s', (slug) => {
     expect(isTenantSlug(slug)).toBe(true);
   });

@@ -1,4 +1,4 @@
-/** DESIGN §4: a tenant slug. */
+/** A tenant slug, the value of X-Tenant-ID (docs/api-contract.md, the tenant). */
 export const TENANT_SLUG_PATTERN = /^[a-z][a-z0-9_-]{1,62}$/;
 
 export function isTenantSlug(value: string): boolean {

@@ -1,18 +1,18 @@
+import { ApiTag } from '../common/decorators';
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { TenantScoped } from '../common/decorators';
-import { TENANT_FEATURES } from './entities/tenant.entity';
-import { TenantCatalogService } from './tenant-catalog.service';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { TenantScoped } from './tenancy.decorators';
 import { TenantContext } from './tenant-context';
+import { TenantFeatures } from './tenant-features.service';
 import { CurrentTenantDto } from './tenant.dto';
 
-@ApiTags('tenant')
+@ApiTag('tenant', 'The tenant named by X-Tenant-ID, with its effective feature switches.')
 @TenantScoped()
 @Controller('tenant')
 export class TenantController {
   constructor(
     private readonly context: TenantContext,
-    private readonly catalog: TenantCatalogService,
+    private readonly features: TenantFeatures,
   ) {}
 
   @Get()
@@ -22,15 +22,12 @@ export class TenantController {
   @ApiOkResponse({ type: CurrentTenantDto })
   current(): CurrentTenantDto {
     const tenant = this.context.tenant;
-    const features: CurrentTenantDto['features'] = { genericTables: false, rpc: false };
-    for (const feature of TENANT_FEATURES)
-      features[feature] = this.catalog.isFeatureEnabled(feature, tenant);
     return {
       slug: tenant.slug,
       name: tenant.name,
       status: tenant.status,
       timeZone: tenant.timeZone,
-      features,
+      features: this.features.effective(tenant),
     };
   }
 }

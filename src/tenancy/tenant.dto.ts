@@ -1,12 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-
-export class TenantFeaturesDto {
-  @ApiProperty({ description: 'Generic table routes (seed 4.2.1)' })
-  genericTables!: boolean;
-
-  @ApiProperty({ description: 'Business RPC routes (seed 4.2.2)' })
-  rpc!: boolean;
-}
+import { FEATURES, TENANT_FEATURES, type TenantFeature } from '../common/config/features';
 
 export class CurrentTenantDto {
   @ApiProperty({ example: 'demo' })
@@ -15,15 +8,26 @@ export class CurrentTenantDto {
   @ApiProperty({ example: 'Cevichería Demo' })
   name!: string;
 
-  @ApiProperty({ enum: ['active'] })
+  @ApiProperty({
+    enum: ['active'],
+    description: 'Always active here: a suspended or provisioning tenant is refused first',
+  })
   status!: string;
 
   @ApiProperty({ example: 'America/Lima' })
   timeZone!: string;
 
   @ApiProperty({
-    type: TenantFeaturesDto,
-    description: 'Effective switches: tenant override, else global',
+    type: 'object',
+    description: 'Effective switches: the tenant override, else the global FEATURE_* variable',
+    properties: Object.fromEntries(
+      TENANT_FEATURES.map((feature) => [
+        feature,
+        { type: 'boolean', description: FEATURES[feature].description },
+      ]),
+    ),
+    required: [...TENANT_FEATURES],
+    additionalProperties: false,
   })
-  features!: TenantFeaturesDto;
+  features!: Record<TenantFeature, boolean>;
 }

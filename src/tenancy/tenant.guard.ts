@@ -1,13 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { ClsService } from 'nestjs-cls';
-import { PinoLogger } from 'nestjs-pino';
-import { NO_TENANT } from '../common/decorators';
-import type { DomainError } from '../common/errors/domain-error';
-import type { Tenant } from './entities/tenant.entity';
+import { RequestContext } from '../common/context/request-context';
+import { NO_TENANT } from './tenancy.decorators';
 import { TenantContextMissingError } from './tenancy.errors';
 import { TenantCatalogService } from './tenant-catalog.service';
+import { TENANT_KEYS } from './tenant-context.keys';
+import { TenantDataSources } from './tenant-datasources.service';
 
 /**
  * Every route is tenant-scoped unless marked `@NoTenant()`. Raises the tenant middleware's
@@ -17,9 +16,8 @@ import { TenantCatalogService } from './tenant-catalog.service';
 export class TenantGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly cls: ClsService,
     private readonly catalog: TenantCatalogService,
-    private readonly logger: PinoLogger,
+    private readonly dataSources: TenantDataSources,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,19 +27,19 @@ export class TenantGuard implements CanActivate {
       context.getClass(),
     ]);
     if (noTenant) return true;
-    const error = this.cls.get<DomainError | undefined>('tenantError');
+    const error = RequestContext.get(TENANT_KEYS.tenantError);
     if (error) throw error;
-    const tenant = this.cls.get<Tenant | undefined>('tenant');
+    const tenant = RequestContext.get(TENANT_KEYS.tenant);
     if (!tenant)
       throw new TenantContextMissingError('the tenant (the tenant middleware did not run)');
     // Every later log line of the request (and its completion line) names the tenant.
-    this.logger.assign({ tenant: tenant.slug });
+    RequestContext.assignLog({ tenant: tenant.slug });
     this.catalog.assertUsable(tenant.slug, tenant);
-    const lease = await this.catalog.acquireDataSource(tenant);
+    const lease = await this.dataSources.acquire(tenant);
     const response = context.switchToHttp().getResponse<Response>();
     response.once('finish', lease.release);
     response.once('close', lease.release);
-    this.cls.set('dataSource', lease.dataSource);
+    RequestContext.set(TENANT_KEYS.dataSource, lease.dataSource);
     return true;
   }
 }

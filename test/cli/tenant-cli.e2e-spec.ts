@@ -1,6 +1,8 @@
 import { TestDatabases } from '../support/test-databases';
 import { runNode, TENANT_CLI_JS } from '../support/processes';
 
+const stderrLines = (stderr: string) => stderr.trimEnd().split('\n');
+
 describe('tenant CLI (npm run tenant)', () => {
   let dbs: TestDatabases;
   const cli = (...args: string[]) => runNode(TENANT_CLI_JS, args, dbs.env());
@@ -119,5 +121,145 @@ describe('tenant CLI (npm run tenant)', () => {
     );
     expect(counts.comandas).toBeGreaterThanOrEqual(300);
     expect(counts.productos).toBeGreaterThanOrEqual(25);
+  });
+});
+
+describe('tenant CLI with tenants whose database server does not answer', () => {
+  let dbs: TestDatabases;
+  const cli = (...args: string[]) => runNode(TENANT_CLI_JS, args, dbs.env());
+  /** slug → [URL given to create, the URL as the CLI shows it, the reason it shows] */
+  let unreachable: Record<string, [string, string, string]>;
+
+  beforeAll(async () => {
+    dbs = await TestDatabases.create();
+    // the test server itself, with a role that does not exist: an authentication failure
+    const stranger = new URL(dbs.serverUrl);
+    stranger.username = 'nadie_aqui';
+    stranger.password = 'secreto';
+    stranger.pathname = `/${dbs.prefix}ajeno`;
+    const shown = new URL(stranger);
+    shown.password = '***';
+    unreachable = {
+      ajeno: [stranger.toString(), shown.toString(), 'nadie_aqui'],
+      lejos: [
+        'postgres://u:secreto@db2.invalid:5432/lejos',
+        'postgres://u:***@db2.invalid:5432/lejos',
+        'ENOTFOUND',
+      ],
+      norte: [
+        'postgres://u:secreto@127.0.0.1:1/norte',
+        'postgres://u:***@127.0.0.1:1/norte',
+        'ECONNREFUSED',
+      ],
+    };
+  });
+
+  afterAll(() => dbs.drop());
+
+  const status = async (slug: string) =>
+    (
+      await dbs.query<{ status: string }>(
+        dbs.controlUrl,
+        'SELECT status FROM tenants WHERE slug = $1',
+        [slug],
+      )
+    ).map((r) => r.status);
+
+  it('create names the server that did not answer and how to finish or remove the tenant', async () => {
+    for (const [slug, [url, shown, reason]] of Object.entries(unreachable)) {
+      const result = await cli('create', slug, '--database-url', url);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`tenant ${slug}`);
+      expect(result.stderr).toContain(shown);
+      expect(result.stderr).toContain(reason);
+      expect(result.stderr).toContain('run create again');
+      expect(result.stderr).toContain(`drop ${slug} --yes`);
+      expect(result.stderr).not.toContain('secreto');
+      expect(await status(slug)).toEqual(['provisioning']);
+    }
+  });
+
+  it('list never shows the password of a tenant database URL', async () => {
+    const table = await cli('list');
+    const json = await cli('list', '--json');
+    expect(table.stdout).toContain(unreachable.norte[1]);
+    expect(JSON.parse(json.stdout)).toContainEqual(
+      expect.objectContaining({ slug: 'norte', databaseUrl: unreachable.norte[1] }),
+    );
+    expect(table.stdout + json.stdout).not.toContain('secreto');
+  });
+
+  it('migrate --all migrates every reachable tenant and names the ones that failed', async () => {
+    expect((await cli('create', 'bueno')).code).toBe(0);
+    // empty bueno by hand: migrate --all must rebuild it although ajeno, sorted first, fails
+    await dbs.query(dbs.tenantUrl('bueno'), 'DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+
+    const all = await cli('migrate', '--all');
+    expect(all.code).toBe(1);
+    expect(all.stdout).toMatch(/^bueno: applied DomainSchema/);
+    expect(all.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const lines = stderrLines(all.stderr);
+    expect(lines).toHaveLength(4);
+    for (const [i, [slug, [, shown, reason]]] of Object.entries(unreachable).entries()) {
+      expect(lines[i]).toMatch(new RegExp(`^${slug}: FAILED: `));
+      expect(lines[i]).toContain(shown);
+      expect(lines[i]).toContain(reason);
+    }
+    expect(lines[3]).toBe('migrate --all: 3 of 4 tenants FAILED: ajeno, lejos, norte');
+    expect(all.stderr).not.toContain('secreto');
+    const [{ n }] = await dbs.query<{ n: number }>(
+      dbs.tenantUrl('bueno'),
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'comandas'",
+    );
+    expect(n).toBe(1);
+
+    const one = await cli('migrate', 'norte');
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain('tenant norte');
+    expect(one.stderr).toContain(unreachable.norte[1]);
+    expect(one.stderr).toContain('ECONNREFUSED');
+  });
+
+  it('drop removes a tenant whose server does not answer and says that its database is left', async () => {
+    await dbs.query(
+      dbs.controlUrl,
+      "INSERT INTO devices (serial, tenant_id, driver) SELECT 'CQZ0000000001', id, 'zkteco-push' FROM tenants WHERE slug = 'norte'",
+    );
+    for (const [slug, [, shown, reason]] of Object.entries(unreachable)) {
+      const dropped = await cli('drop', slug, '--yes');
+      expect(dropped.code).toBe(0);
+      expect(dropped.stdout).toBe(`Dropped tenant ${slug} from the catalog\n`);
+      const database = slug === 'ajeno' ? `${dbs.prefix}ajeno` : slug;
+      expect(dropped.stderr).toContain(`database "${database}" was NOT deleted`);
+      expect(dropped.stderr).toContain(shown);
+      expect(dropped.stderr).toContain(reason);
+      expect(dropped.stderr).toContain('delete it by hand');
+      expect(dropped.stderr).not.toContain('secreto');
+      expect(await status(slug)).toEqual([]);
+    }
+    expect(await dbs.query(dbs.controlUrl, 'SELECT serial FROM devices')).toEqual([]);
+
+    // a reachable server: its database goes as before, and nothing is said on stderr
+    const bueno = await cli('drop', 'bueno', '--yes');
+    expect(bueno).toMatchObject({
+      code: 0,
+      stdout: 'Dropped tenant bueno and its database\n',
+      stderr: '',
+    });
+    expect(await dbs.existingDatabases()).not.toContain(`${dbs.prefix}bueno`);
+    expect(await cli('migrate', '--all')).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('drop still fails with exit 1 when the control database does not answer', async () => {
+    await cli('create', 'sur', '--database-url', 'postgres://u:p@127.0.0.1:1/sur');
+    const result = await runNode(
+      TENANT_CLI_JS,
+      ['drop', 'sur', '--yes'],
+      dbs.env({ DATABASE_URL: 'postgres://u:p@127.0.0.1:1/control' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ECONNREFUSED');
+    expect(await status('sur')).toEqual(['provisioning']);
   });
 });

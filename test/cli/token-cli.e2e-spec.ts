@@ -71,7 +71,13 @@ describe('token CLI (npm run token)', () => {
       id_usuario: 1,
       nombre: 'Rosa',
       roles: ['mozo'],
-      permissions: ['comandas:read', 'comandas:write'],
+      permissions: [
+        'comandas:read',
+        'comandas:write',
+        'reservas:read',
+        'reservas:write',
+        'reservas:seat',
+      ],
       expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const payload = decode(out.token) as JwtPayload;

@@ -53,6 +53,7 @@ describe('GET /comandas (list, filters, paging)', () => {
       fec_apertura: '2026-02-28T12:00:00-05:00',
       fec_cierre: '2026-02-28T13:00:00-05:00',
       total: 50,
+      n_items: 2,
       items: 2,
       eliminada: false,
       version: 1,

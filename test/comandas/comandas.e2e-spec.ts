@@ -18,7 +18,7 @@ interface Detail {
   [key: string]: unknown;
 }
 
-describe('comandas (seed §4.1, DESIGN §6)', () => {
+describe('comandas', () => {
   let t: TestApp;
   let api: TenantApi;
   const db = () => t.dbs.tenantUrl('acme');
@@ -89,6 +89,7 @@ describe('comandas (seed §4.1, DESIGN §6)', () => {
         estado: 'abierta',
         fec_cierre: null,
         total: 97,
+        n_items: 2,
         items: 2,
         eliminada: false,
         version: 1,
@@ -150,7 +151,7 @@ describe('comandas (seed §4.1, DESIGN §6)', () => {
         mesa: null,
         estado: 'abierta',
         total: 0,
-        items: 0,
+        n_items: 0,
         lineas: [],
       });
     });
@@ -424,7 +425,7 @@ describe('comandas (seed §4.1, DESIGN §6)', () => {
           id_usuario: MENU.luis,
         })
         .expect(201);
-      expect(added.body).toMatchObject({ items: 3, total: 76 + 8 + 42.5, version: 2 });
+      expect(added.body).toMatchObject({ n_items: 3, total: 76 + 8 + 42.5, version: 2 });
       const lomo = added.body.lineas.find(
         (l: { id_producto: number }) => l.id_producto === MENU.lomo.id,
       );
@@ -439,7 +440,7 @@ describe('comandas (seed §4.1, DESIGN §6)', () => {
       ).toMatchObject({ cantidad: 2, subtotal: 85, nota: 'para llevar' });
 
       const removed = await api.delete(`/comandas/${id}/items/${lomo.id_item}`).expect(200);
-      expect(removed.body).toMatchObject({ items: 2, total: 84, version: 4 });
+      expect(removed.body).toMatchObject({ n_items: 2, total: 84, version: 4 });
       expect(
         await t.dbs.query(db(), 'SELECT 1 FROM deta_comandas WHERE id_deta_comanda = $1', [
           lomo.id_item,

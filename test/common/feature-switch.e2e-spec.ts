@@ -1,6 +1,6 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import request from 'supertest';
-import { RequiresFeature } from '../../src/common/decorators';
+import { RequiresFeature } from '../../src/tenancy/tenancy.decorators';
 import { TestDatabases } from '../support/test-databases';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -17,7 +17,7 @@ class ProbeController {
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
 
-describe('feature switches (DESIGN §5)', () => {
+describe('feature switches', () => {
   let dbs: TestDatabases;
 
   beforeAll(async () => {
@@ -79,12 +79,16 @@ describe('feature switches (DESIGN §5)', () => {
       await request(t.http).get('/api/v1/probe').set('X-Tenant-ID', 'plain').expect(404);
     });
 
-    it('marks the operation disabled in the OpenAPI document', async () => {
+    it('marks the operation switchable and off by default in the OpenAPI document', async () => {
       const res = await request(t.http).get('/api/docs-json').expect(200);
       const operation = res.body.paths['/api/v1/probe'].get;
       expect(operation['x-feature']).toBe('rpc');
       expect(operation['x-enabled']).toBe(false);
-      expect(operation.summary).toContain('[disabled]');
+      expect(operation.summary).toContain('[switchable, off by default]');
+      expect(operation.description).toContain('npm run tenant -- feature SLUG rpc on');
+      expect(operation.responses['404'].content['application/json'].examples).toHaveProperty(
+        'NOT_FOUND',
+      );
     });
   });
 

@@ -85,7 +85,7 @@ describe('health and OpenAPI', () => {
       '#/components/schemas/ErrorBody',
     );
     expect(doc.components.schemas.ComandaDetail.properties.lineas.items.$ref).toBe(
-      '#/components/schemas/ComandaLinea',
+      '#/components/schemas/ComandaItem',
     );
   });
 

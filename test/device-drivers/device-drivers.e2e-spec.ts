@@ -25,6 +25,14 @@ const ATTLOG = [
   '',
 ].join('\r\n');
 
+/** The contract's manifest at its smallest: no record format named. */
+const K40 = { vendor: 'ZKTeco', model: 'K40', transport: 'file', version: '1.0.0' };
+const ATTLOG_ASSUMED = {
+  path: '/format',
+  message: 'not named: the ZKTeco attlog.dat layout is assumed',
+};
+const NUL_PIN = 'doc (column 1) contains control characters';
+
 const CSV = [
   'doc,fecha,hora,modo',
   '40000001,2026-03-05,08:00:00,entrada',
@@ -32,7 +40,7 @@ const CSV = [
   '40000001,2026-02-30,09:00:00,entrada',
 ].join('\n');
 
-describe('device drivers (DESIGN §8)', () => {
+describe('device drivers', () => {
   let t: TestApp;
   let work: string;
   const count = (slug: string, where = 'true') =>
@@ -42,6 +50,13 @@ describe('device drivers (DESIGN §8)', () => {
         `SELECT count(*)::int AS n FROM asistencia_detalle WHERE ${where}`,
       )
       .then((r) => r[0].n);
+  /** A registration as `devices register` writes it, for drivers the CLI refuses to register. */
+  const registerDirectly = (serial: string, slug: string, driver: string) =>
+    t.dbs.query(
+      t.dbs.controlUrl,
+      `INSERT INTO devices (serial, tenant_id, driver) SELECT $1, id, $2 FROM tenants WHERE slug = $3`,
+      [serial, driver, slug],
+    );
   const upload = (slug: string, driver: string, content: string | Buffer, name: string) =>
     request(t.http)
       .post('/api/v1/asistencia/import')
@@ -71,6 +86,33 @@ describe('device drivers (DESIGN §8)', () => {
       join(work, 'drivers', 'broken', 'manifest.json'),
       JSON.stringify({ vendor: '', transport: 'usb', capabilities: [1] }),
     );
+    // the contract's minimal manifest: no format, read with the attlog.dat layout
+    await mkdir(join(work, 'drivers', 'zk-k40'), { recursive: true });
+    await writeFile(join(work, 'drivers', 'zk-k40', 'manifest.json'), JSON.stringify(K40));
+    // valid manifests that cannot import: an unknown format, settings the format refuses
+    await mkdir(join(work, 'drivers', 'acme-xml'), { recursive: true });
+    await writeFile(
+      join(work, 'drivers', 'acme-xml', 'manifest.json'),
+      JSON.stringify({
+        vendor: 'Acme',
+        model: 'X1',
+        transport: 'file',
+        version: '1',
+        format: 'xml',
+      }),
+    );
+    await mkdir(join(work, 'drivers', 'push-bad'), { recursive: true });
+    await writeFile(
+      join(work, 'drivers', 'push-bad', 'manifest.json'),
+      JSON.stringify({
+        vendor: 'ZKTeco',
+        model: 'push',
+        transport: 'http',
+        version: '1',
+        format: 'zk-attlog',
+        columns: { doc: 'PIN', datetime: 1 },
+      }),
+    );
     t = await startTestApp({
       DEVICE_DRIVERS_PATH: join(work, 'drivers'),
       UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES),
@@ -78,6 +120,9 @@ describe('device drivers (DESIGN §8)', () => {
     await t.dbs.createTenant('reloj', { timeZone: 'America/Lima' });
     await t.dbs.createTenant('otro');
     await seedMenu(t.dbs, 'reloj'); // users 40000001 (id 1) and 40000002 (id 2)
+    await t.dbs.createTenant('k40', { timeZone: 'America/Lima' });
+    await seedMenu(t.dbs, 'k40');
+    await t.dbs.createTenant('kolkata', { timeZone: 'Asia/Kolkata' });
   });
 
   afterAll(async () => {
@@ -90,7 +135,10 @@ describe('device drivers (DESIGN §8)', () => {
       const res = await request(t.http).get('/api/v1/device-drivers').expect(200);
       expect(res.body.map((d: { name: string }) => d.name)).toEqual([
         'acme-csv',
+        'acme-xml',
         'generic-csv',
+        'push-bad',
+        'zk-k40',
         'zkteco-attlog',
         'zkteco-push',
       ]);
@@ -98,11 +146,15 @@ describe('device drivers (DESIGN §8)', () => {
         name: 'acme-csv',
         source: 'external',
         manifest: expect.objectContaining({ vendor: 'Acme', transport: 'file', delimiter: ';' }),
+        importable: true,
+        warnings: [],
       });
-      expect(res.body[3]).toMatchObject({
+      expect(res.body[6]).toMatchObject({
         name: 'zkteco-push',
         source: 'builtin',
         manifest: { transport: 'http' },
+        importable: true,
+        warnings: [],
       });
     });
 
@@ -120,6 +172,7 @@ describe('device drivers (DESIGN §8)', () => {
           { path: '/vendor', message: 'must not be empty' },
           { path: '/version', message: 'is required' },
         ],
+        warnings: [],
       });
       const good = await request(t.http)
         .post('/api/v1/device-drivers/validate')
@@ -131,7 +184,7 @@ describe('device drivers (DESIGN §8)', () => {
           custom: { anything: true },
         })
         .expect(200);
-      expect(good.body).toEqual({ valid: true, errors: [] });
+      expect(good.body).toEqual({ valid: true, errors: [], warnings: [] });
       const settings = await request(t.http)
         .post('/api/v1/device-drivers/validate')
         .send({
@@ -143,18 +196,18 @@ describe('device drivers (DESIGN §8)', () => {
           columns: { datetime: 1 },
         })
         .expect(200);
+      // format settings never make a manifest invalid: they are warnings
       expect(settings.body).toEqual({
-        valid: false,
-        errors: [{ path: '/columns/doc', message: 'is required' }],
+        valid: true,
+        errors: [],
+        warnings: [{ path: '/columns/doc', message: 'is required' }],
       });
+      // a body that is not a JSON object is refused before the route (any JSON route alike)
       const array = await request(t.http)
         .post('/api/v1/device-drivers/validate')
         .send([])
-        .expect(200);
-      expect(array.body).toEqual({
-        valid: false,
-        errors: [{ path: '', message: 'must be object' }],
-      });
+        .expect(400);
+      expect(array.body.code).toBe('INVALID_BODY');
       const malformed = await request(t.http)
         .post('/api/v1/device-drivers/validate')
         .set('Content-Type', 'application/json')
@@ -179,6 +232,10 @@ describe('device drivers (DESIGN §8)', () => {
         expect(service.stdout).toContain(
           'device driver broken skipped: /capabilities/0 must be string; /model is required; /transport must be one of file, tcp, http; /vendor must not be empty; /version is required',
         );
+        expect(service.stdout).toContain(
+          'device driver acme-xml loaded but cannot import: /format must be one of zk-attlog, csv',
+        );
+        expect(service.stdout).not.toContain('zk-k40 skipped');
         const res = await request(`http://127.0.0.1:${port}`)
           .get('/api/v1/device-drivers')
           .expect(200);
@@ -214,8 +271,82 @@ describe('device drivers (DESIGN §8)', () => {
       expect(list.stdout).toMatch(/acme-csv\s+file/);
       expect(list.stdout).toMatch(/zkteco-push\s+http/);
       expect(list.stderr).toContain('skipped broken');
+      // loaded, but marked: they cannot import, and why
+      expect(list.stdout).toMatch(
+        /acme-xml\s+file\s+xml .*CANNOT IMPORT\n {2}warning \/format: must be one of zk-attlog, csv\n/,
+      );
+      expect(list.stdout).toMatch(
+        /push-bad\s+http .*CANNOT IMPORT\n {2}warning \/columns\/doc: must be integer\n/,
+      );
+      expect(list.stdout).toMatch(
+        /zk-k40\s+file\s+-\s+ZKTeco K40 \(v1\.0\.0, external\)\n {2}warning \/format: not named: the ZKTeco attlog\.dat layout is assumed\n/,
+      );
+      expect(list.stdout).not.toMatch(/zk-k40.*CANNOT IMPORT/);
       const usage = await runNode(CLI('drivers'), ['frobnicate'], {});
       expect(usage.code).toBe(2);
+    });
+
+    it('the contract’s smallest manifest (no format) is valid through the route and the CLI, with a warning', async () => {
+      const validate = (body: object) =>
+        request(t.http).post('/api/v1/device-drivers/validate').send(body).expect(200);
+      expect((await validate(K40)).body).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [ATTLOG_ASSUMED],
+      });
+      expect((await validate({ ...K40, transport: 'http' })).body).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [
+          { path: '/format', message: 'not named: the ZKTeco push ATTLOG layout is assumed' },
+        ],
+      });
+      expect((await validate({ ...K40, format: 'xml' })).body).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [{ path: '/format', message: 'must be one of zk-attlog, csv' }],
+      });
+      const cli = await runNode(
+        CLI('drivers'),
+        ['validate', join(work, 'drivers', 'zk-k40', 'manifest.json')],
+        {},
+      );
+      expect(cli.code).toBe(0);
+      expect(cli.stdout).toMatch(
+        /manifest\.json: valid \(ZKTeco K40, transport file\)\n {2}warning \/format: not named: the ZKTeco attlog\.dat layout is assumed\n$/,
+      );
+      const xml = await runNode(
+        CLI('drivers'),
+        ['validate', join(work, 'drivers', 'acme-xml', 'manifest.json')],
+        {},
+      );
+      expect(xml.code).toBe(0);
+      expect(xml.stdout).toContain(
+        'valid (Acme X1, transport file), but it cannot import records\n  warning /format: must be one of zk-attlog, csv\n',
+      );
+    });
+
+    it('lists the drivers that cannot import with importable false and why; the others importable', async () => {
+      const res = await request(t.http).get('/api/v1/device-drivers').expect(200);
+      const byName = Object.fromEntries(
+        (res.body as { name: string }[]).map((driver) => [driver.name, driver]),
+      );
+      expect(byName['zk-k40']).toEqual({
+        name: 'zk-k40',
+        source: 'external',
+        manifest: K40,
+        importable: true,
+        warnings: [ATTLOG_ASSUMED],
+      });
+      expect(byName['acme-xml']).toMatchObject({
+        importable: false,
+        warnings: [{ path: '/format', message: 'must be one of zk-attlog, csv' }],
+      });
+      expect(byName['push-bad']).toMatchObject({
+        importable: false,
+        warnings: [{ path: '/columns/doc', message: 'must be integer' }],
+      });
+      expect(byName['zkteco-attlog']).toMatchObject({ importable: true, warnings: [] });
     });
   });
 
@@ -342,6 +473,60 @@ describe('device drivers (DESIGN §8)', () => {
       expect(await count('reloj', "origen = 'x.csv'")).toBe(0);
     });
 
+    it('refuses a driver that cannot import: 400 DRIVER_NOT_IMPORTABLE naming why, in the upload and the CLI', async () => {
+      const res = await upload('reloj', 'acme-xml', ATTLOG, 'xml.dat').expect(400);
+      expect(res.body).toMatchObject({
+        code: 'DRIVER_NOT_IMPORTABLE',
+        error: 'Driver acme-xml cannot import records: /format must be one of zk-attlog, csv',
+        detail: {
+          driver: 'acme-xml',
+          problems: [{ path: '/format', message: 'must be one of zk-attlog, csv' }],
+        },
+      });
+      const file = join(work, 'xml.dat');
+      await writeFile(file, ATTLOG);
+      const cli = await runNode(
+        CLI('attendance-import'),
+        ['--tenant', 'reloj', '--driver', 'acme-xml', '--file', file],
+        t.dbs.env({ DEVICE_DRIVERS_PATH: join(work, 'drivers') }),
+      );
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toContain(
+        'Driver acme-xml cannot import records: /format must be one of zk-attlog, csv',
+      );
+      expect(await count('reloj', "origen = 'xml.dat'")).toBe(0);
+    });
+
+    it('stores every good line around a PIN with a NUL byte, reporting it by its line number', async () => {
+      const file = [
+        '40000001\t2026-04-06 08:00:00\t1\t0\t1\t0',
+        '4000\u00000001\t2026-04-06 09:00:00\t1\t0\t1\t0',
+        '40000002\t2026-04-06 10:00:00\t1\t0\t1\t0',
+        '\u0000'.repeat(16),
+        '40000001\t2026-04-06 17:00:00\t1\t1\t1\t0',
+      ].join('\r\n');
+      const res = await upload('reloj', 'zkteco-attlog', file, 'nul.dat').expect(200);
+      expect(res.body).toMatchObject({
+        read: 5,
+        punches: 3,
+        inserted: 3,
+        badLineCount: 2,
+        badLines: [
+          { line: 2, reason: NUL_PIN },
+          { line: 4, reason: `${NUL_PIN}; no datetime (column 2)` },
+        ],
+      });
+      const rows = await t.dbs.query(
+        t.dbs.tenantUrl('reloj'),
+        "SELECT id_usuario, hora::text FROM asistencia_detalle WHERE origen = 'nul.dat' ORDER BY hora",
+      );
+      expect(rows).toEqual([
+        { id_usuario: 1, hora: '08:00:00' },
+        { id_usuario: 2, hora: '10:00:00' },
+        { id_usuario: 1, hora: '17:00:00' },
+      ]);
+    });
+
     it('refuses a file larger than UPLOAD_MAX_BYTES with 413, and an unknown tenant with 404', async () => {
       const big = Buffer.alloc(UPLOAD_MAX_BYTES + 1, 'x');
       const res = await upload('reloj', 'zkteco-attlog', big, 'big.dat').expect(413);
@@ -365,7 +550,7 @@ describe('device drivers (DESIGN §8)', () => {
       await writeFile(file, CSV);
       const env = t.dbs.env();
       const first = await runNode(
-        CLI('asistencia-import'),
+        CLI('attendance-import'),
         ['--tenant', 'otro', '--driver', 'generic-csv', '--file', file, '--json'],
         env,
       );
@@ -386,16 +571,17 @@ describe('device drivers (DESIGN §8)', () => {
         daysRecalculated: 0,
       });
       const human = await runNode(
-        CLI('asistencia-import'),
+        CLI('attendance-import'),
         ['--tenant', 'reloj', '--driver', 'generic-csv', '--file', file],
         env,
       );
       expect(human.code).toBe(0);
       expect(human.stdout).toMatch(/inserted\s+2\n/);
       expect(human.stdout).toContain('line 4: date 2026-02-30 does not exist');
+      expect(human.stdout).toContain('unknown documents   0, 0 punches not stored\n');
       expect(await count('reloj', "origen = 'export.csv'")).toBe(2);
       const again = await runNode(
-        CLI('asistencia-import'),
+        CLI('attendance-import'),
         ['--tenant', 'reloj', '--driver', 'generic-csv', '--file', file],
         env,
       );
@@ -404,27 +590,60 @@ describe('device drivers (DESIGN §8)', () => {
       expect(await count('reloj', "origen = 'export.csv'")).toBe(2);
     });
 
+    it('npm run asistencia:import reports a NUL-byte PIN as a bad line and writes 1 punch, 2 punches', async () => {
+      const env = t.dbs.env();
+      const one = join(work, 'uno.dat');
+      await writeFile(
+        one,
+        [
+          '99999999\t2026-04-07 08:00:00\t1\t0\t1\t0',
+          '4000\u00000001\t2026-04-07 09:00:00\t1\t0\t1\t0',
+          '40000001\t2026-04-07 10:00:00\t1\t0\t1\t0',
+        ].join('\n'),
+      );
+      const first = await runNode(
+        CLI('attendance-import'),
+        ['--tenant', 'reloj', '--driver', 'zkteco-attlog', '--file', one],
+        env,
+      );
+      expect(first.code).toBe(0);
+      expect(first.stdout).toContain('unknown documents   1 (99999999), 1 punch not stored\n');
+      expect(first.stdout).toContain(`line 2: ${NUL_PIN}\n`);
+      expect(await count('reloj', "origen = 'uno.dat'")).toBe(1);
+      const two = join(work, 'dos.dat');
+      await writeFile(
+        two,
+        '99999999\t2026-04-08 08:00:00\t1\t0\t1\t0\n99999999\t2026-04-08 17:00:00\t1\t1\t1\t0\n',
+      );
+      const second = await runNode(
+        CLI('attendance-import'),
+        ['--tenant', 'reloj', '--driver', 'zkteco-attlog', '--file', two],
+        env,
+      );
+      expect(second.stdout).toContain('unknown documents   1 (99999999), 2 punches not stored\n');
+    });
+
     it('npm run asistencia:import refuses wrong usage, an unknown tenant or driver with exit code 2', async () => {
       const env = t.dbs.env();
       const file = join(work, 'export.csv');
-      const usage = await runNode(CLI('asistencia-import'), ['--tenant', 'reloj'], env);
+      const usage = await runNode(CLI('attendance-import'), ['--tenant', 'reloj'], env);
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain('--tenant, --driver and --file are required');
       const noFile = await runNode(
-        CLI('asistencia-import'),
+        CLI('attendance-import'),
         ['--tenant', 'reloj', '--driver', 'generic-csv', '--file', join(work, 'none.csv')],
         env,
       );
       expect(noFile.code).toBe(2);
       const ghost = await runNode(
-        CLI('asistencia-import'),
+        CLI('attendance-import'),
         ['--tenant', 'fantasma', '--driver', 'generic-csv', '--file', file],
         env,
       );
       expect(ghost.code).toBe(2);
       expect(ghost.stderr).toContain('fantasma');
       const driver = await runNode(
-        CLI('asistencia-import'),
+        CLI('attendance-import'),
         ['--tenant', 'reloj', '--driver', 'zkteco-push', '--file', file],
         env,
       );
@@ -551,7 +770,7 @@ describe('device drivers (DESIGN §8)', () => {
       expect(res.body.code).toBe('DEVICE_NOT_REGISTERED');
       await request(t.http).get('/iclock/cdata?SN=UNKNOWN123&options=all').expect(403);
       await request(t.http).get('/iclock/getrequest?SN=UNKNOWN123').expect(403);
-      await request(t.http).get('/iclock/cdata').expect(403);
+      await request(t.http).get('/iclock/cdata').expect(400);
       await request(t.http).get("/iclock/cdata?SN=' OR 1=1 --").expect(403);
       expect(await count('reloj')).toBe(before);
       const [known] = await t.dbs.query(
@@ -559,6 +778,135 @@ describe('device drivers (DESIGN §8)', () => {
         `SELECT count(*)::int AS n FROM devices WHERE serial = 'UNKNOWN123'`,
       );
       expect(known).toEqual({ n: 0 });
+    });
+
+    it('tells a half-hour zone its offset in minutes: TimeZone=330 for Kolkata', async () => {
+      await registerDirectly('KOLKATA1', 'kolkata', 'zkteco-push');
+      const res = await request(t.http).get('/iclock/cdata?SN=KOLKATA1&options=all').expect(200);
+      expect(res.text.split('\n')).toContain('TimeZone=330');
+      const lima = await request(t.http).get(`/iclock/cdata?SN=${SN}&options=all`).expect(200);
+      expect(lima.text.split('\n')).toContain('TimeZone=-5');
+    });
+
+    it('answers cdata?type=time with the tenant’s local time and offset, not the handshake', async () => {
+      const before = Math.floor(Date.now() / 1000) * 1000;
+      const lima = await request(t.http).get(`/iclock/cdata?SN=${SN}&type=time`).expect(200);
+      const kolkata = await request(t.http).get('/iclock/cdata?SN=KOLKATA1&type=time').expect(200);
+      const after = Date.now();
+      expect(lima.headers['content-type']).toMatch(/^text\/plain/);
+      expect(lima.text).toMatch(/^Time=\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-05:00$/);
+      expect(kolkata.text).toMatch(/^Time=\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+05:30$/);
+      for (const res of [lima, kolkata]) {
+        const instant = Date.parse(res.text.slice('Time='.length));
+        expect(instant).toBeGreaterThanOrEqual(before);
+        expect(instant).toBeLessThanOrEqual(after);
+      }
+    });
+
+    it('answers ping and devicecmd of a registered clock with OK; every route updates its last-seen time', async () => {
+      const calls = [
+        () => request(t.http).get(`/iclock/ping?SN=${SN}`),
+        () =>
+          request(t.http)
+            .post(`/iclock/devicecmd?SN=${SN}`)
+            .set('Content-Type', 'text/plain')
+            .send('ID=1&Return=0&CMD=DATA\nID=2&Return=-1002&CMD=DATA\n'),
+        () => request(t.http).get(`/iclock/cdata?SN=${SN}&type=time`),
+      ];
+      for (const call of calls) {
+        await t.dbs.query(
+          t.dbs.controlUrl,
+          `UPDATE devices SET last_seen_at = NULL WHERE serial = '${SN}'`,
+        );
+        const res = await call().expect(200);
+        expect(res.headers['content-type']).toMatch(/^text\/plain/);
+        if (!res.text.startsWith('Time=')) expect(res.text).toBe('OK');
+        const [device] = await t.dbs.query(
+          t.dbs.controlUrl,
+          `SELECT last_seen_at IS NOT NULL AS seen FROM devices WHERE serial = '${SN}'`,
+        );
+        expect(device).toEqual({ seen: true });
+      }
+    });
+
+    it('refuses the new routes to an unregistered serial (403), and any route without a serial (400)', async () => {
+      for (const res of [
+        await request(t.http).get('/iclock/ping?SN=UNKNOWN123'),
+        await request(t.http)
+          .post('/iclock/devicecmd?SN=UNKNOWN123')
+          .set('Content-Type', 'text/plain')
+          .send('ID=1&Return=0&CMD=DATA'),
+        await request(t.http).get('/iclock/cdata?SN=UNKNOWN123&type=time'),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(res.body.code).toBe('DEVICE_NOT_REGISTERED');
+      }
+      for (const res of [
+        await request(t.http).get('/iclock/cdata?options=all'),
+        await request(t.http).get('/iclock/cdata?SN=&options=all'),
+        await request(t.http).get('/iclock/cdata?type=time'),
+        await request(t.http)
+          .post('/iclock/cdata?table=ATTLOG')
+          .set('Content-Type', 'text/plain')
+          .send('40000001\t2026-03-10 08:00:00\t0\t1\t0\t0\t0\n'),
+        await request(t.http).get('/iclock/getrequest'),
+        await request(t.http).get('/iclock/ping?SN='),
+        await request(t.http).post('/iclock/devicecmd').set('Content-Type', 'text/plain').send(''),
+      ]) {
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({
+          code: 'DEVICE_SERIAL_MISSING',
+          error: 'The device serial (SN query parameter) is missing',
+        });
+      }
+      expect(await count('reloj', "fecha = '2026-03-10'")).toBe(0);
+    });
+
+    it('stores every good pushed line around a PIN with a NUL byte, answering OK', async () => {
+      const body = [
+        '40000001\t2026-03-11 08:00:00\t0\t1\t0\t0\t0',
+        '4000\u00000002\t2026-03-11 08:30:00\t0\t1\t0\t0\t0',
+        '40000002\t2026-03-11 09:00:00\t0\t1\t0\t0\t0',
+        '',
+      ].join('\n');
+      const res = await request(t.http)
+        .post(`/iclock/cdata?SN=${SN}&table=ATTLOG&Stamp=10000`)
+        .set('Content-Type', 'text/plain')
+        .send(body)
+        .expect(200);
+      expect(res.text).toBe('OK: 3');
+      const rows = await t.dbs.query(
+        t.dbs.tenantUrl('reloj'),
+        "SELECT id_usuario, hora::text, origen FROM asistencia_detalle WHERE fecha = '2026-03-11' ORDER BY hora",
+      );
+      expect(rows).toEqual([
+        { id_usuario: 1, hora: '08:00:00', origen: `iclock:${SN}` },
+        { id_usuario: 2, hora: '09:00:00', origen: `iclock:${SN}` },
+      ]);
+    });
+
+    it('answers 503 with Retry-After to a registered clock whose driver cannot import, storing nothing', async () => {
+      await registerDirectly('PUSHBAD1', 'reloj', 'push-bad');
+      const before = await count('reloj');
+      const res = await request(t.http)
+        .post('/iclock/cdata?SN=PUSHBAD1&table=ATTLOG&Stamp=1')
+        .set('Content-Type', 'text/plain')
+        .send('40000001\t2026-03-12 08:00:00\t0\t1\t0\t0\t0\n')
+        .expect(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.body).toMatchObject({
+        code: 'DRIVER_NOT_IMPORTABLE',
+        detail: {
+          driver: 'push-bad',
+          problems: [{ path: '/columns/doc', message: 'must be integer' }],
+        },
+      });
+      expect(await count('reloj')).toBe(before);
+      const [device] = await t.dbs.query(
+        t.dbs.controlUrl,
+        "SELECT attlog_stamp FROM devices WHERE serial = 'PUSHBAD1'",
+      );
+      expect(device).toEqual({ attlog_stamp: null }); // the clock resends from where it was
     });
 
     it('npm run devices refuses a file driver, an unknown tenant and a bad serial; lists and unregisters', async () => {
@@ -570,6 +918,15 @@ describe('device drivers (DESIGN §8)', () => {
       );
       expect(fileDriver.code).toBe(2);
       expect(fileDriver.stderr).toContain('not http');
+      const cannotImport = await runNode(
+        CLI('devices'),
+        ['register', 'SN3', '--tenant', 'reloj', '--driver', 'push-bad'],
+        { ...env, DEVICE_DRIVERS_PATH: join(work, 'drivers') },
+      );
+      expect(cannotImport.code).toBe(2);
+      expect(cannotImport.stderr).toContain(
+        'Driver "push-bad" cannot import records: /columns/doc must be integer',
+      );
       const noTenant = await runNode(
         CLI('devices'),
         ['register', 'SN2', '--tenant', 'ghost', '--driver', 'zkteco-push'],
@@ -598,6 +955,138 @@ describe('device drivers (DESIGN §8)', () => {
       const gone = await runNode(CLI('devices'), ['unregister', 'TEMP1'], env);
       expect(gone.code).toBe(0);
       await request(t.http).get('/iclock/getrequest?SN=TEMP1').expect(403);
+    });
+  });
+
+  describe('the service started as a process, with DEVICE_DRIVERS_PATH', () => {
+    let service: RunningProcess;
+    let base: string;
+    /** The JSON log lines of the service with this message. */
+    const logged = async (msg: string) => {
+      await service.waitForOutput(msg);
+      return service.stdout
+        .split('\n')
+        .filter((line) => line.includes(msg))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+
+    beforeAll(async () => {
+      await registerDirectly('K40PUSH', 'k40', 'zkteco-push');
+      await registerDirectly('K40BAD', 'k40', 'push-bad');
+      const port = await freePort();
+      service = new RunningProcess(
+        MAIN_JS,
+        t.dbs.env({
+          LOG_LEVEL: 'info',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DEVICE_DRIVERS_PATH: join(work, 'drivers'),
+        }),
+      );
+      await service.waitForOutput('is listening on');
+      base = `http://127.0.0.1:${port}`;
+    });
+
+    afterAll(async () => {
+      service.child.kill('SIGTERM');
+      expect((await service.exited).code).toBe(0);
+    });
+
+    it('loads the manifest naming no format, lists it importable, and imports an attlog.dat with it', async () => {
+      const list = await request(base).get('/api/v1/device-drivers').expect(200);
+      expect(list.body).toContainEqual({
+        name: 'zk-k40',
+        source: 'external',
+        manifest: K40,
+        importable: true,
+        warnings: [ATTLOG_ASSUMED],
+      });
+      const res = await request(base)
+        .post('/api/v1/asistencia/import')
+        .set('X-Tenant-ID', 'k40')
+        .field('driver', 'zk-k40')
+        .attach('file', Buffer.from(ATTLOG), 'k40.dat')
+        .expect(200);
+      expect(res.body).toMatchObject({
+        driver: 'zk-k40',
+        read: 6,
+        punches: 5,
+        inserted: 4,
+        unknownDocuments: ['99999999'],
+        badLines: [{ line: 7, reason: 'no datetime (column 2)' }],
+      });
+      const rows = await t.dbs.query(
+        t.dbs.tenantUrl('k40'),
+        "SELECT id_usuario, fecha::text, hora::text, modo, datos FROM asistencia_detalle WHERE origen = 'k40.dat' ORDER BY id_raw",
+      );
+      expect(rows).toHaveLength(4);
+      expect(rows[0]).toEqual({
+        id_usuario: 1,
+        fecha: '2026-03-02',
+        hora: '08:00:12',
+        modo: 'entrada',
+        datos: { device: '1', status: '0', verify: '1', workcode: '0' },
+      });
+    });
+
+    it('logs a pushed NUL-byte PIN as a bad line with its number, storing the lines around it', async () => {
+      const body =
+        '40000001\t2026-03-13 08:00:00\t0\t1\t0\t0\t0\n' +
+        '\u00004000001\t2026-03-13 08:30:00\t0\t1\t0\t0\t0\n' +
+        '40000002\t2026-03-13 09:00:00\t0\t1\t0\t0\t0\n';
+      await request(base)
+        .post('/iclock/cdata?SN=K40PUSH&table=ATTLOG&Stamp=5')
+        .set('Content-Type', 'text/plain')
+        .send(body)
+        .expect(200, 'OK: 3');
+      const [log] = await logged('pushed attendance lines were not all stored');
+      expect(log).toMatchObject({
+        serial: 'K40PUSH',
+        tenant: 'k40',
+        inserted: 2,
+        badLineCount: 1,
+        badLines: [{ line: 2, reason: NUL_PIN }],
+      });
+      expect(
+        await t.dbs.query(
+          t.dbs.tenantUrl('k40'),
+          "SELECT id_usuario FROM asistencia_detalle WHERE origen = 'iclock:K40PUSH' ORDER BY hora",
+        ),
+      ).toEqual([{ id_usuario: 1 }, { id_usuario: 2 }]);
+    });
+
+    it('answers 503 to a push whose driver cannot import, and logs an error', async () => {
+      const res = await request(base)
+        .post('/iclock/cdata?SN=K40BAD&table=ATTLOG')
+        .set('Content-Type', 'text/plain')
+        .send('40000001\t2026-03-14 08:00:00\t0\t1\t0\t0\t0\n')
+        .expect(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      const [log] = await logged('cannot import: its pushes are answered 503');
+      expect(log).toMatchObject({
+        level: 50,
+        serial: 'K40BAD',
+        driver: 'push-bad',
+        problems: [{ path: '/columns/doc', message: 'must be integer' }],
+      });
+    });
+
+    it('logs the command results a clock reports, with its serial', async () => {
+      await request(base)
+        .post('/iclock/devicecmd?SN=K40PUSH')
+        .set('Content-Type', 'text/plain')
+        .send('ID=1&Return=0&CMD=DATA\nID=2&Return=-1002&CMD=DATA\n')
+        .expect(200, 'OK');
+      const [log] = await logged('device command results');
+      expect(log).toMatchObject({
+        level: 30,
+        serial: 'K40PUSH',
+        count: 2,
+        results: [
+          { ID: '1', Return: '0', CMD: 'DATA' },
+          { ID: '2', Return: '-1002', CMD: 'DATA' },
+        ],
+      });
     });
   });
 });

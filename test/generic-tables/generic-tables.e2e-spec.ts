@@ -13,8 +13,8 @@ const ROUTES: [string, string][] = [
   ['post', '/api/v1/table/categorias'],
 ];
 
-describe('generic table routes (seed 4.2.1)', () => {
-  describe('feature switch (DESIGN §5)', () => {
+describe('generic table routes', () => {
+  describe('feature switch', () => {
     let dbs: TestDatabases;
     beforeAll(async () => {
       dbs = await TestDatabases.create();
@@ -326,16 +326,76 @@ describe('generic table routes (seed 4.2.1)', () => {
       it.each([
         [
           '23503',
-          'foreign-key violation',
           '/table/productos',
           { nombre: 'Suspiro', id_categoria: 99999 },
+          {
+            error: 'foreign-key violation: fk_productos_id_categoria (id_categoria)',
+            detail: 'Key (id_categoria)=(99999) is not present in table "categorias".',
+            column: 'id_categoria',
+            constraint: 'fk_productos_id_categoria',
+          },
         ],
-        ['23505', 'uniqueness violation', '/table/categorias', { nombre: 'Bebidas' }],
-        ['23514', 'CHECK violation', '/table/productos', { nombre: 'Gratis', precio: -5 }],
-        ['23502', 'missing NOT NULL field', '/table/categorias', { descripcion: 'sin nombre' }],
-      ])('maps SQLSTATE %s to 400 {error, code, detail}', async (code, error, path, body) => {
-        const res = await api.post(path, body).expect(400);
-        expect(res.body).toMatchObject({ code, error, detail: expect.any(String) });
+        [
+          '23505',
+          '/table/categorias',
+          { nombre: 'Bebidas' },
+          {
+            error: 'uniqueness violation: uq_categorias_nombre (nombre)',
+            detail: 'Key (nombre)=(Bebidas) already exists.',
+            column: 'nombre',
+            constraint: 'uq_categorias_nombre',
+          },
+        ],
+        [
+          '23514',
+          '/table/productos',
+          { nombre: 'Gratis', precio: -5 },
+          {
+            error: 'CHECK violation: ck_productos_precio',
+            detail: expect.stringMatching(/^Failing row contains \(.*Gratis.*\)\.$/),
+            constraint: 'ck_productos_precio',
+          },
+        ],
+        [
+          '23502',
+          '/table/categorias',
+          { descripcion: 'sin nombre' },
+          {
+            error: 'missing NOT NULL field: nombre',
+            detail: expect.stringMatching(/^Failing row contains \(.*sin nombre.*\)\.$/),
+            column: 'nombre',
+          },
+        ],
+      ])(
+        'maps SQLSTATE %s to 400 {error, code, detail} naming the column and constraint',
+        async (code, path, body, expected) => {
+          const res = await api.post(path, body).expect(400);
+          expect(res.body).toEqual({ code, ...expected, requestId: res.headers['x-request-id'] });
+        },
+      );
+
+      it('names every column of a key made of several columns', async () => {
+        await t.dbs.query(
+          db(),
+          'ALTER TABLE mesas ADD CONSTRAINT uq_mesas_zona_capacidad UNIQUE (zona, capacidad)',
+        );
+        try {
+          await api.post('/table/mesas', { numero: 60, zona: 'Patio', capacidad: 2 }).expect(201);
+          const res = await api
+            .post('/table/mesas', { numero: 61, zona: 'Patio', capacidad: 2 })
+            .expect(400);
+          expect(res.body).toEqual({
+            error: 'uniqueness violation: uq_mesas_zona_capacidad (zona, capacidad)',
+            code: '23505',
+            detail: 'Key (zona, capacidad)=(Patio, 2) already exists.',
+            columns: ['zona', 'capacidad'],
+            constraint: 'uq_mesas_zona_capacidad',
+            requestId: res.headers['x-request-id'],
+          });
+        } finally {
+          await t.dbs.query(db(), 'DELETE FROM mesas WHERE numero = 60');
+          await t.dbs.query(db(), 'ALTER TABLE mesas DROP CONSTRAINT uq_mesas_zona_capacidad');
+        }
       });
 
       it('maps other database failures to 400 in the envelope, never 500', async () => {
@@ -361,7 +421,7 @@ describe('generic table routes (seed 4.2.1)', () => {
         ).toBe('22008');
       });
 
-      it('refuses the view, a body that is not an object, and names outside the allow-list', async () => {
+      it('refuses the view, a body that is not a JSON object, and names outside the allow-list', async () => {
         expect((await api.post('/table/vw_compras', {}).expect(400)).body.code).toBe(
           'NOT_INSERTABLE',
         );
@@ -376,8 +436,13 @@ describe('generic table routes (seed 4.2.1)', () => {
           .set('X-Tenant-ID', 'gt')
           .set('Content-Type', 'text/plain')
           .send('numero=50')
-          .expect(400);
-        expect(text.body.code).toBe('INVALID_BODY');
+          .expect(415);
+        expect(text.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+        const mesas = await t.dbs.query(
+          t.dbs.tenantUrl('gt'),
+          'SELECT 1 FROM mesas WHERE numero = 50',
+        );
+        expect(mesas).toEqual([]);
         expect((await api.post('/table/tenants', { slug: 'x' }).expect(400)).body.code).toBe(
           'TABLE_NOT_ALLOWED',
         );

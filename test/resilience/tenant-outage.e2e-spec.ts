@@ -84,4 +84,29 @@ describe('a tenant database outage', () => {
       tenantsDown: [],
     });
   });
+
+  it('answers 503, not 500, while the control database refuses new connections', async () => {
+    const control = t.dbs.controlDatabase;
+    await t.dbs.query(t.dbs.serverUrl, `ALTER DATABASE "${control}" ALLOW_CONNECTIONS false`);
+    try {
+      // the pool's connections go too: the next catalog read needs a new one
+      await t.dbs.query(
+        t.dbs.serverUrl,
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
+        [control],
+      );
+      const res = await comandas('local');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await t.dbs.query(t.dbs.serverUrl, `ALTER DATABASE "${control}" ALLOW_CONNECTIONS true`);
+    }
+    let recovered = 0;
+    for (let attempt = 0; attempt < 20 && recovered !== 200; attempt += 1) {
+      recovered = (await comandas('local')).status;
+      if (recovered !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(recovered).toBe(200);
+  });
 });

@@ -21,7 +21,7 @@ const POST_ROUTES = [
 ];
 const GET_ROUTES = ['get_producto/1', 'get_materia/1', 'report_gastos'];
 
-describe('business RPC routes (seed 4.2.2)', () => {
+describe('business RPC routes', () => {
   describe('feature switch', () => {
     let dbs: TestDatabases;
     let t: TestApp;
@@ -114,7 +114,7 @@ describe('business RPC routes (seed 4.2.2)', () => {
         ]);
       });
 
-      it('save_producto applies the seed defaults (precio 0, activo true, no recipe)', async () => {
+      it('save_producto applies its defaults (precio 0, activo true, no recipe)', async () => {
         const saved = await api.post('/rpc/save_producto', { nombre: 'Agua de mesa' }).expect(200);
         const [row] = await t.dbs.query(
           db(),
@@ -203,6 +203,47 @@ describe('business RPC routes (seed 4.2.2)', () => {
           .post('/rpc/import_asistencia', { registros: 'no es un arreglo' })
           .expect(200);
         expect(empty.body).toMatchObject({ recibidos: 0, insertados: 0 });
+      });
+
+      it('import_asistencia stores the good records around one with a NUL byte, reporting it at its index', async () => {
+        const nul = {
+          registros: [
+            { doc: '40000002', fecha: '2025-06-02', hora: '08:00:00', modo: 'entrada' },
+            { doc: '4000\u00000002', fecha: '2025-06-02', hora: '09:00:00' },
+            { doc: '40000002', fecha: '2025-06-02', hora: '17:00:00', modo: 'salida' },
+            { doc: '40000002', fecha: '2025-06-31', hora: '18:00:00' },
+            { doc: '40000002', fecha: '2025-06-03', hora: '08:00:00', datos: { 'k\u0000': 1 } },
+          ],
+          origen: 'reloj\u0000.dat',
+        };
+        const res = await api.post('/rpc/import_asistencia', nul).expect(200);
+        expect(res.body).toEqual({
+          recibidos: 5,
+          insertados: 2,
+          duplicados: 0,
+          desconocidos: [],
+          invalidos: [
+            {
+              indice: 1,
+              motivo: 'el registro contiene caracteres que no se pueden guardar (NUL)',
+            },
+            { indice: 3, motivo: expect.stringContaining('fecha inválida') },
+            {
+              indice: 4,
+              motivo: 'el registro contiene caracteres que no se pueden guardar (NUL)',
+            },
+          ],
+          dias_recalculados: 1,
+        });
+        const rows = await t.dbs.query(
+          db(),
+          `SELECT hora::text, modo, origen FROM asistencia_detalle
+            WHERE id_usuario = 2 AND fecha BETWEEN '2025-06-01' AND '2025-06-30' ORDER BY hora`,
+        );
+        expect(rows).toEqual([
+          { hora: '08:00:00', modo: 'entrada', origen: 'reloj.dat' },
+          { hora: '17:00:00', modo: 'salida', origen: 'reloj.dat' },
+        ]);
       });
 
       it('asistencia_get returns the punches and the paired interval; update and delete re-pair', async () => {
@@ -350,7 +391,7 @@ describe('business RPC routes (seed 4.2.2)', () => {
       });
     });
 
-    describe('failures: HTTP 500 with the bodies of rule 3', () => {
+    describe('failures: HTTP 500 {error: "<operation> failed"} with its diagnostics', () => {
       it('save_compra adds message, detail, where and code', async () => {
         const res = await api
           .post('/rpc/save_compra', { id_proveedor: 99999, detalles: [] })

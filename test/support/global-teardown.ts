@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { Client } from 'pg';
-import { quoteIdent } from '../../src/database/pg-url';
+import { quoteIdent } from '../../src/database/sql';
 import { ENV_RUN_ID, ENV_SERVER_URL } from './test-server';
 
 /** Drops every database of this run (on a shared TEST_DATABASE_URL) and stops the embedded server. */

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { loadConfig, type AppConfig } from '../../src/common/config/app-config';
 import type { DatabaseTarget } from '../../src/database/database-target';
-import { quoteIdent, withDatabase } from '../../src/database/pg-url';
-import type {
-  TenantFeatureOverrides,
-  TenantStatus,
-} from '../../src/tenancy/entities/tenant.entity';
+import { withDatabase } from '../../src/database/pg-url';
+import { quoteIdent } from '../../src/database/sql';
+import type { TenantFeatureOverrides } from '../../src/common/config/features';
+import type { TenantStatus } from '../../src/tenancy/entities/tenant.entity';
 import { templateNames, testServer } from './test-server';
 
 export interface TestTenantOptions {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-describe('tenant-context middleware (DESIGN §4)', () => {
+describe('tenant-context middleware', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -20,7 +20,7 @@ describe('tenant-context middleware (DESIGN §4)', () => {
       name: 'Acme Norte',
       status: 'active',
       timeZone: 'America/Lima',
-      features: { genericTables: false, rpc: false },
+      features: { genericTables: false, rpc: false, reservas: true },
     });
   });
 

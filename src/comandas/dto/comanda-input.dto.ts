@@ -18,25 +18,33 @@ const NOTE_MAX = 500;
 
 /** A line the waiter orders: the price is taken from the product at order time. */
 export class ItemInput {
-  @ApiProperty({ example: 12 })
+  @ApiProperty({ type: 'integer', minimum: 1, example: 12 })
   @IsInt()
   @Min(1)
   @Max(2_147_483_647)
   id_producto!: number;
 
-  @ApiProperty({ example: 2, description: 'Greater than 0, up to 3 decimals' })
+  @ApiProperty({
+    type: Number,
+    minimum: 0.001,
+    maximum: MAX_CANTIDAD,
+    example: 2,
+    description: 'Greater than 0, up to 3 decimals',
+  })
   @IsNumber({ maxDecimalPlaces: 3, allowNaN: false, allowInfinity: false })
   @Min(0.001)
   @Max(MAX_CANTIDAD)
   cantidad!: number;
 
-  @ApiPropertyOptional({ example: 'sin ají', nullable: true, maxLength: NOTE_MAX })
+  @ApiPropertyOptional({ type: String, example: 'sin ají', nullable: true, maxLength: NOTE_MAX })
   @IsOptional()
   @IsString()
   @MaxLength(NOTE_MAX)
   nota?: string | null;
 
   @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
     description: 'Staff member adding the line (default: the waiter)',
     example: 4,
   })
@@ -49,14 +57,19 @@ export class ItemInput {
 
 /** A change of a line: quantity and/or note (a different product is a new line). */
 export class ItemChange {
-  @ApiPropertyOptional({ example: 3 })
+  @ApiPropertyOptional({ type: Number, minimum: 0.001, maximum: MAX_CANTIDAD, example: 3 })
   @IsOptional()
   @IsNumber({ maxDecimalPlaces: 3, allowNaN: false, allowInfinity: false })
   @Min(0.001)
   @Max(MAX_CANTIDAD)
   cantidad?: number;
 
-  @ApiPropertyOptional({ example: 'bien cocido', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'bien cocido',
+    nullable: true,
+    maxLength: NOTE_MAX,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(NOTE_MAX)
@@ -65,28 +78,51 @@ export class ItemChange {
 
 /** The editable fields of an open comanda. */
 export class ComandaFields {
-  @ApiPropertyOptional({ example: 3, nullable: true, description: 'Table; null = take-away' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 3,
+    nullable: true,
+    description: 'Table; null = take-away',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(2_147_483_647)
   id_mesa?: number | null;
 
-  @ApiPropertyOptional({ example: 4, nullable: true, description: 'Waiter' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 4,
+    nullable: true,
+    description: 'Waiter',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(2_147_483_647)
   id_usuario?: number | null;
 
-  @ApiPropertyOptional({ example: null, nullable: true, description: 'Customer' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: null,
+    nullable: true,
+    description: 'Customer',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(2_147_483_647)
   id_cliente?: number | null;
 
-  @ApiPropertyOptional({ example: 'mesa junto a la ventana', nullable: true, maxLength: NOTE_MAX })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'mesa junto a la ventana',
+    nullable: true,
+    maxLength: NOTE_MAX,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(NOTE_MAX)
@@ -97,7 +133,11 @@ export const EDITABLE_FIELDS = ['id_mesa', 'id_usuario', 'id_cliente', 'observac
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
 export class CreateComandaBody extends ComandaFields {
-  @ApiPropertyOptional({ type: [ItemInput], description: 'Lines ordered with the comanda' })
+  @ApiPropertyOptional({
+    type: [ItemInput],
+    maxItems: 200,
+    description: 'Lines ordered with the comanda',
+  })
   @IsOptional()
   @ArrayMaxSize(200)
   @ValidateNested({ each: true })
@@ -118,7 +158,11 @@ export class UpdateComandaBody extends ComandaFields {
   @IsIn(COMANDA_UPDATE_ACTIONS)
   action?: ComandaUpdateAction;
 
-  @ApiPropertyOptional({ description: 'Reason kept in the audit trail', maxLength: NOTE_MAX })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Reason kept in the audit trail',
+    maxLength: NOTE_MAX,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(NOTE_MAX)
@@ -126,7 +170,7 @@ export class UpdateComandaBody extends ComandaFields {
 }
 
 export class DeleteComandaBody {
-  @ApiPropertyOptional({ example: 'cliente se retiró', maxLength: NOTE_MAX })
+  @ApiPropertyOptional({ type: String, example: 'cliente se retiró', maxLength: NOTE_MAX })
   @IsOptional()
   @IsString()
   @MaxLength(NOTE_MAX)

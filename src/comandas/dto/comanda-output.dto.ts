@@ -17,13 +17,20 @@ export class ComandaSummary {
   @ApiProperty({ example: '2026-11-22T13:05:09-05:00' }) fec_apertura!: string;
   @ApiProperty({ example: null, nullable: true, type: String }) fec_cierre!: string | null;
   @ApiProperty({ example: 64.5, description: 'Sum of the line subtotals' }) total!: number;
-  @ApiProperty({ example: 3, description: 'Number of lines' }) items!: number;
+  @ApiProperty({ type: 'integer', example: 3, description: 'Number of lines' }) n_items!: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 3,
+    deprecated: true,
+    description: 'Deprecated: the same count as n_items, removed in the next release',
+  })
+  items!: number;
   @ApiProperty({ example: false }) eliminada!: boolean;
   @ApiProperty({ example: 2, description: 'Optimistic-concurrency version (the ETag)' })
   version!: number;
 }
 
-export class ComandaLinea {
+export class ComandaItem {
   @ApiProperty({ example: 977 }) id_item!: number;
   @ApiProperty({ example: 12 }) id_producto!: number;
   @ApiProperty({ example: 'Ceviche clásico' }) producto!: string;
@@ -41,7 +48,7 @@ export class ComandaLinea {
 export class ComandaDetail extends ComandaSummary {
   @ApiProperty({ example: null, nullable: true, type: String }) observacion!: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) fec_eliminacion!: string | null;
-  @ApiProperty({ type: [ComandaLinea] }) lineas!: ComandaLinea[];
+  @ApiProperty({ type: [ComandaItem] }) lineas!: ComandaItem[];
 }
 
 export class ComandaEvento {

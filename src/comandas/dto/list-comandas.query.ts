@@ -5,6 +5,8 @@ import { IsBusinessDate } from '../../common/validation';
 
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 500;
+/** Ids are PostgreSQL integers: a larger one is refused here, not by the database (22003). */
+const MAX_INT4 = 2_147_483_647;
 
 export class ListComandasQuery {
   @ApiPropertyOptional({
@@ -15,21 +17,37 @@ export class ListComandasQuery {
   @IsIn(['abierta', 'cerrada'])
   estado?: 'abierta' | 'cerrada';
 
-  @ApiPropertyOptional({ description: 'Only comandas of this table', example: 3 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_INT4,
+    description: 'Only comandas of this table',
+    example: 3,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_INT4)
   id_mesa?: number;
 
-  @ApiPropertyOptional({ description: 'Only comandas of this waiter', example: 4 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_INT4,
+    description: 'Only comandas of this waiter',
+    example: 4,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_INT4)
   id_usuario?: number;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
     description: 'Opened on or after this business day (YYYY-MM-DD, tenant time zone)',
     example: '2026-11-01',
   })
@@ -38,6 +56,8 @@ export class ListComandasQuery {
   desde?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
     description: 'Opened on or before this business day (YYYY-MM-DD, tenant time zone)',
     example: '2026-11-30',
   })
@@ -46,6 +66,7 @@ export class ListComandasQuery {
   hasta?: string;
 
   @ApiPropertyOptional({
+    type: Boolean,
     description: 'true: only the logically deleted comandas; false (default): only the others',
     default: false,
   })
@@ -56,7 +77,13 @@ export class ListComandasQuery {
   @IsBoolean({ message: 'eliminada must be true or false' })
   eliminada?: boolean;
 
-  @ApiPropertyOptional({ default: LIST_LIMIT_DEFAULT, minimum: 1, maximum: LIST_LIMIT_MAX })
+  @ApiPropertyOptional({
+    type: 'integer',
+    default: LIST_LIMIT_DEFAULT,
+    minimum: 1,
+    maximum: LIST_LIMIT_MAX,
+    description: 'Page size (above the maximum is 400, not cut)',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -64,7 +91,13 @@ export class ListComandasQuery {
   @Max(LIST_LIMIT_MAX)
   limit?: number;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    default: 0,
+    minimum: 0,
+    maximum: 1_000_000_000,
+    description: 'Comandas skipped before the page',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -13,6 +13,7 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
+import { FEATURES, FEATURE_VARIABLES, type FeatureSwitches } from './features';
 
 /**
  * Every setting of the service, read once from the environment at boot and validated.
@@ -74,6 +75,7 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class AppConfig {
   @EnvEnum(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
@@ -144,14 +146,6 @@ export class AppConfig {
   @EnvInt(100, 120_000)
   DB_CONNECT_TIMEOUT_MS = 5_000;
 
-  /** Generic table routes (seed 4.2.1): off unless switched on, per tenant overridable. */
-  @EnvBool()
-  FEATURE_GENERIC_TABLES = false;
-
-  /** Business RPC routes (seed 4.2.2): off unless switched on, per tenant overridable. */
-  @EnvBool()
-  FEATURE_RPC = false;
-
   @EnvEnum(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
@@ -200,8 +194,15 @@ export class AppConfig {
   UPLOAD_MAX_BYTES = 104_857_600;
 
   /**
+   * Two pendiente reservations of one table must start at least this many minutes apart (409
+   * MESA_ALREADY_BOOKED otherwise, docs/reservas.md); 0: no such rule.
+   */
+  @EnvInt(0, 1_440)
+  RESERVAS_WINDOW_MINUTES = 120;
+
+  /**
    * off: no credentials asked (refused with NODE_ENV=production unless AUTH_ALLOW_ANONYMOUS);
-   * jwt: every API route but health needs a Bearer token (DESIGN §9, docs/security.md).
+   * jwt: every API route but health needs a Bearer token (docs/security.md).
    */
   @EnvEnum(AUTH_MODES)
   AUTH_MODE: AuthMode = 'off';
@@ -227,6 +228,13 @@ export class AppConfig {
   DEFAULT_TIME_ZONE = 'UTC';
 }
 
+// The FEATURE_* switches come from the feature registry (features.ts): the interface merged into
+// the class types them, the loop below validates them like the other variables, and loadConfig
+// gives them the default of their registry line. Adding a feature is one line in the registry.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface AppConfig extends FeatureSwitches {}
+for (const variable of FEATURE_VARIABLES) EnvBool()(AppConfig.prototype, variable);
+
 export class ConfigValidationError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -234,7 +242,7 @@ export class ConfigValidationError extends Error {
   }
 }
 
-const CONFIG_KEYS = Object.keys(new AppConfig()) as (keyof AppConfig)[];
+const CONFIG_KEYS = [...Object.keys(new AppConfig()), ...FEATURE_VARIABLES] as (keyof AppConfig)[];
 
 /** The names of every environment variable the service reads. */
 export function configVariableNames(): string[] {
@@ -252,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     if (value !== undefined && value.trim() !== '') raw[key] = value.trim();
   }
   const config = plainToInstance(AppConfig, raw);
+  for (const { variable, default: on } of Object.values(FEATURES)) config[variable] ??= on;
   const problems = validateSync(config, { forbidUnknownValues: false }).flatMap(
     (error: ValidationError) => {
       const accepts = Object.values(error.constraints ?? {})[0] ?? 'a valid value';

@@ -1,7 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { PinoLogger } from 'nestjs-pino';
-import { DomainError } from './domain-error';
+import { isRouteNotFound, unroutedAnswer } from '../http/route-not-found';
+import { RouteTable } from '../http/route-table';
+import { AppLogger, type Logger } from '../logging/logger';
+import { DomainError, InternalError } from './domain-error';
 import { codeForStatus, type ErrorEnvelope } from './error-envelope';
 import { translatePgError } from './pg-error.translator';
 
@@ -45,12 +47,18 @@ export function sendError(response: Response, error: DomainError, envelope: Erro
 
 /**
  * The one writer of error responses: every failure becomes `{ error, code, detail? }`
- * (DESIGN §3) with the request id. 5xx details never reach the client; they are logged.
+ * (docs/api-contract.md, errors) with the request id. 5xx details never reach the client; they
+ * are logged.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  constructor(private readonly logger: PinoLogger) {
-    this.logger.setContext('ExceptionFilter');
+  private readonly logger: Logger;
+
+  constructor(
+    logger: AppLogger,
+    private readonly routes: RouteTable,
+  ) {
+    this.logger = logger.child('ExceptionFilter');
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -59,11 +67,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = ctx.getRequest<Request & { id?: unknown }>();
     if (response.headersSent) return;
 
-    const error = this.toDomainError(exception);
+    const error = isRouteNotFound(exception, request)
+      ? unroutedAnswer(request, this.routes)
+      : this.toDomainError(exception);
     const envelope = toEnvelope(error, typeof request.id === 'string' ? request.id : undefined);
 
-    if (error.status >= 500) {
+    if (error.status === 500 || (error.status > 500 && !(exception instanceof DomainError))) {
+      // a bug: logged once, with the real error, its cause and stack (the client sees none)
       this.logger.error({ err: exception, status: error.status, code: error.code }, error.message);
+    } else if (error.status >= 500) {
+      // an expected outage (database down, tenant being provisioned, timeout): no stack
+      this.logger.warn({ status: error.status, code: error.code }, error.message);
     } else {
       this.logger.debug({ status: error.status, code: error.code }, error.message);
     }
@@ -80,11 +94,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return this.fromHttpException(exception);
     const translated = translatePgError(exception);
     if (translated) return translated;
-    return new DomainError(
-      HttpStatus.INTERNAL_SERVER_ERROR,
-      'INTERNAL_ERROR',
-      'Internal server error; the request id identifies it in the logs',
-    );
+    return new InternalError();
   }
 
   private fromHttpException(exception: HttpException): DomainError {
@@ -108,7 +118,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       message = body;
     }
     if (status >= 500) message = 'Internal server error; the request id identifies it in the logs';
-    return new DomainError(status, code, message, detail);
+    return new DomainError({ status, code, message, detail });
   }
 
   private fromBodyParserError(exception: unknown): DomainError | undefined {
@@ -122,6 +132,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
           ? e.statusCode
           : undefined;
     if (!type || !status || !(type in BODY_PARSER_MESSAGES)) return undefined;
-    return new DomainError(status, codeForStatus(status), BODY_PARSER_MESSAGES[type]);
+    return new DomainError({
+      status,
+      code: codeForStatus(status),
+      message: BODY_PARSER_MESSAGES[type],
+    });
   }
 }

@@ -1,11 +1,44 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
-/** The error envelope of DESIGN §3, for the OpenAPI document. */
+/**
+ * The error envelope, for the OpenAPI document. No example of its own: every error response
+ * of the document shows examples of the codes it can carry (src/common/http/openapi-errors.ts).
+ * Some errors add top-level fields (the diagnostics of a failed RPC, the column and constraint
+ * of a constraint violation), so other properties are allowed.
+ */
+@ApiSchema({
+  name: 'ErrorBody',
+  description:
+    'Every error: a message for people, a machine code (a name such as `COMANDA_NOT_FOUND` or a ' +
+    'PostgreSQL SQLSTATE such as `23503`), an optional detail and the request id; some errors ' +
+    'add fields of their own at the top level.',
+})
 export class ErrorBody {
-  @ApiProperty({ example: 'Cannot cerrar a comanda that is cerrada' }) error!: string;
-  @ApiProperty({ example: 'INVALID_TRANSITION' }) code!: string;
-  @ApiProperty({ required: false, example: { estado: 'cerrada', action: 'cerrar' } })
+  @ApiProperty({ type: String, description: 'What went wrong, for people' })
+  error!: string;
+
+  @ApiProperty({
+    type: String,
+    description: 'Machine code: a name (`VALIDATION_FAILED`) or a SQLSTATE (`23503`)',
+  })
+  code!: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Depends on the code: the list of violations (`VALIDATION_FAILED`: one message per ' +
+      'field), the database detail (constraint violations), or an object naming the values ' +
+      'involved; null when the database gave none',
+    oneOf: [
+      { type: 'array', items: { type: 'string' } },
+      { type: 'string', nullable: true },
+      { type: 'object', additionalProperties: true },
+    ],
+  })
   detail?: unknown;
-  @ApiProperty({ required: false, example: '5f0c6c1e-2d2b-4d6b-9d6a-1f7f0e0c3a11' })
+
+  @ApiPropertyOptional({
+    type: String,
+    description: 'The request id, also in the X-Request-Id header and in the service log',
+  })
   requestId?: string;
 }

@@ -1,4 +1,4 @@
-/** The body of every error response (DESIGN §3). */
+/** The body of every error response (docs/api-contract.md, errors). */
 export interface ErrorEnvelope {
   error: string;
   code: string;

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors/domain-error';
+import { BadRequestError, DomainError } from '../errors/domain-error';
 
 /** The ETag of a versioned resource: its version number, quoted. */
 export function etagOf(version: number): string {
@@ -13,7 +13,7 @@ export function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '' || header.trim() === '*') return undefined;
   const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header.trim());
   if (!match) {
-    throw new DomainError(400, 'INVALID_IF_MATCH', 'If-Match must be an ETag such as "3"', {
+    throw new BadRequestError('If-Match must be an ETag such as "3"', 'INVALID_IF_MATCH', {
       'If-Match': header,
     });
   }
@@ -22,14 +22,11 @@ export function parseIfMatch(header: string | undefined): number | undefined {
 
 export class StaleVersionError extends DomainError {
   constructor(current: number, expected: number) {
-    super(
-      412,
-      'STALE_VERSION',
-      `The resource changed: its version is ${current}, not ${expected}`,
-      {
-        currentVersion: current,
-        expectedVersion: expected,
-      },
-    );
+    super({
+      status: 412,
+      code: 'STALE_VERSION',
+      message: `The resource changed: its version is ${current}, not ${expected}`,
+      detail: { currentVersion: current, expectedVersion: expected },
+    });
   }
 }

@@ -4,7 +4,7 @@ import { throwError, timeout, type Observable } from 'rxjs';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { LONG_RUNNING } from '../decorators';
-import { DomainError } from '../errors/domain-error';
+import { ServiceUnavailableError } from '../errors/domain-error';
 
 /**
  * A request whose handler has not answered within REQUEST_TIMEOUT_MS gets 503 REQUEST_TIMEOUT
@@ -32,13 +32,10 @@ export class RequestTimeoutInterceptor implements NestInterceptor {
         with: () =>
           throwError(
             () =>
-              new DomainError(
-                503,
-                'REQUEST_TIMEOUT',
+              new ServiceUnavailableError(
                 `The request was not answered within ${ms} ms; retry shortly`,
-                undefined,
-                undefined,
-                { 'Retry-After': '5' },
+                'REQUEST_TIMEOUT',
+                5,
               ),
           ),
       }),

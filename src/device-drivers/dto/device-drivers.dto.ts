@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 /** The text fields of POST /asistencia/import (multipart/form-data, beside `file`). */
-export class ImportAsistenciaBody {
+export class AttendanceImportBody {
   @ApiProperty({
     description: 'Name of a file driver (GET /device-drivers)',
     example: 'zkteco-attlog',
@@ -25,11 +25,25 @@ export class ManifestErrorDto {
 }
 
 export class ManifestValidationDto {
-  @ApiProperty()
+  @ApiProperty({
+    type: Boolean,
+    description: 'The manifest follows the manifest schema: the registry loads it',
+  })
   valid!: boolean;
 
-  @ApiProperty({ type: [ManifestErrorDto] })
+  @ApiProperty({
+    type: [ManifestErrorDto],
+    description: 'Violations of the manifest schema, by path',
+  })
   errors!: ManifestErrorDto[];
+
+  @ApiProperty({
+    type: [ManifestErrorDto],
+    description:
+      'What importing with the driver needs: a record format assumed because the manifest names none, or why it cannot import (an unknown format, invalid settings)',
+    example: [{ path: '/format', message: 'not named: the ZKTeco attlog.dat layout is assumed' }],
+  })
+  warnings!: ManifestErrorDto[];
 }
 
 export class DriverDto {
@@ -40,7 +54,7 @@ export class DriverDto {
   source!: 'builtin' | 'external';
 
   @ApiProperty({
-    description: 'The manifest (seed §2.2) with the driver’s own settings',
+    description: 'The manifest with the driver’s own settings',
     example: {
       vendor: 'ZKTeco',
       model: 'attlog.dat',
@@ -50,6 +64,19 @@ export class DriverDto {
     },
   })
   manifest!: Record<string, unknown>;
+
+  @ApiProperty({
+    type: Boolean,
+    description:
+      'It can read records: false for a file or http driver whose format is unknown or whose settings are invalid (the import paths refuse it with DRIVER_NOT_IMPORTABLE)',
+  })
+  importable!: boolean;
+
+  @ApiProperty({
+    type: [ManifestErrorDto],
+    description: 'A record format assumed, and why the driver cannot import, by path',
+  })
+  warnings!: ManifestErrorDto[];
 }
 
 class BadLineDto {

@@ -1,6 +1,9 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Tenant } from '../../tenancy/entities/tenant.entity';
 
+/** A clock's serial number (SN): letters, digits, _ and -, at most 64. */
+export const DEVICE_SERIAL_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** A push time clock registered to a tenant (control database). */
 @Entity({ name: 'devices' })
 export class Device {

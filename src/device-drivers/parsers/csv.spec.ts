@@ -119,3 +119,15 @@ describe('csv parser', () => {
     expect(records(whole)).toHaveLength(40);
   });
 });
+
+describe('csv parser and text PostgreSQL cannot store', () => {
+  it('reports a quoted field holding a control character as a bad line, naming its column', async () => {
+    const file =
+      'doc,fecha,hora,modo\n"4000\u00000001",2026-03-05,08:00:00,entrada\n40000001,2026-03-05,09:00:00,\n';
+    const lines = await parse(GENERIC, file);
+    expect(bad(lines)).toEqual([
+      { line: 2, reason: 'doc (column "doc") contains control characters' },
+    ]);
+    expect(records(lines)).toEqual([{ doc: '40000001', fecha: '2026-03-05', hora: '09:00:00' }]);
+  });
+});

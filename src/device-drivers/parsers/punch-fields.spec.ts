@@ -1,4 +1,4 @@
-import { isCalendarDate, modoOf, normaliseTime, toPunch } from './punch-fields';
+import { isCalendarDate, modoOf, normaliseTime, toPunch, unstorable } from './punch-fields';
 
 const STATUS_MAP = { '0': 'entrada', '1': 'salida', '4': 'entrada', '5': 'salida' } as const;
 const describeField = (field: string) => field;
@@ -113,5 +113,70 @@ describe('toPunch', () => {
       line: 2,
       reason: 'date 2026-02-30 does not exist; time "25:00:00" is not HH:MM:SS',
     });
+  });
+});
+
+describe('values PostgreSQL cannot store (or no clock writes)', () => {
+  const CONTROL = 'contains control characters';
+  it.each([
+    ['\u0000', CONTROL],
+    ['40\u000000001', CONTROL],
+    ['\u0001\u0002', CONTROL],
+    ['\u0008', CONTROL],
+    ['a\nb', CONTROL],
+    ['a\rb', CONTROL],
+    ['\u001F', CONTROL],
+    ['\u007F', CONTROL],
+    ['\uFFFD1', "contains bytes that are not text in the export's encoding"],
+    ['\uD800', 'contains unpaired UTF-16 surrogates'],
+    ['1\uDC00', 'contains unpaired UTF-16 surrogates'],
+  ])('%j is refused', (value, reason) => {
+    expect(unstorable(value)).toBe(reason);
+  });
+
+  it.each(['40000001', 'a\tb', 'Ñandú', '😀', '\u0080', ' ', ''])('%j is stored', (value) => {
+    expect(unstorable(value)).toBeUndefined();
+  });
+
+  const describeColumn = (field: string) =>
+    `${field} (column ${['doc', 'datetime', 'device', 'status'].indexOf(field) + 1})`;
+
+  it('makes the line bad, naming the field, whichever field it is in', () => {
+    const line = (values: Record<string, string | undefined>) =>
+      toPunch(4, values, { statusMap: STATUS_MAP }, describeColumn);
+    const good = { doc: '40000001', datetime: '2026-03-02 08:00:12', device: '1', status: '0' };
+    expect(line({ ...good, doc: '4000\u00000001' })).toEqual({
+      kind: 'bad',
+      line: 4,
+      reason: 'doc (column 1) contains control characters',
+    });
+    expect(line({ ...good, datetime: '2026-03-02\u000008:00:12' })).toEqual({
+      kind: 'bad',
+      line: 4,
+      reason: 'datetime (column 2) contains control characters',
+    });
+    expect(line({ ...good, device: '\u0000\u0000' })).toEqual({
+      kind: 'bad',
+      line: 4,
+      reason: 'device (column 3) contains control characters',
+    });
+    expect(line({ ...good, status: '\uFFFD' })).toEqual({
+      kind: 'bad',
+      line: 4,
+      reason: "status (column 4) contains bytes that are not text in the export's encoding",
+    });
+    // with the line's other problems, each named once
+    expect(line({ doc: '\u0001', datetime: undefined, device: '\uD800' })).toEqual({
+      kind: 'bad',
+      line: 4,
+      reason:
+        'doc (column 1) contains control characters; device (column 3) contains unpaired UTF-16 surrogates; no datetime (column 2)',
+    });
+  });
+
+  it('checks fecha and hora columns alike', () => {
+    expect(
+      toPunch(2, { doc: '7', fecha: '2026-03-02', hora: '08:00\u0000' }, {}, describeField),
+    ).toEqual({ kind: 'bad', line: 2, reason: 'hora contains control characters' });
   });
 });

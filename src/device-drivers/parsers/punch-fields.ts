@@ -80,17 +80,54 @@ export function modoOf(
 }
 
 /**
+ * Why a field's value cannot be stored as read, or undefined when it can: control characters
+ * (C0 but the tab, and DEL: NUL, which PostgreSQL text and jsonb cannot hold, and the others,
+ * which no clock writes in a record), bytes that were not text in the export's encoding (the
+ * decoder's U+FFFD), unpaired UTF-16 surrogates (no UTF-8 text holds them).
+ */
+export function unstorable(value: string): string | undefined {
+  let replacement = false;
+  let surrogate = false;
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return 'contains control characters';
+    if (code === 0xfffd) replacement = true;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(i + 1); // NaN past the end
+      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
+      else surrogate = true;
+    } else if (code >= 0xdc00 && code <= 0xdfff) surrogate = true;
+  }
+  if (replacement) return "contains bytes that are not text in the export's encoding";
+  if (surrogate) return 'contains unpaired UTF-16 surrogates';
+  return undefined;
+}
+
+/**
  * Builds the punch of one line from its values by logical field (undefined: the line has no such
- * column), or the reasons it is bad. Every problem of the line is named.
+ * column), or the reasons it is bad. Every problem of the line is named. A value that cannot be
+ * stored (unstorable) makes the line bad, naming its field; that field is not checked further.
  */
 export function toPunch(
   line: number,
-  values: Record<string, string | undefined>,
+  raw: Record<string, string | undefined>,
   mapping: PunchMapping,
   describe: (field: string) => string,
 ): ParsedLine {
   const reasons: string[] = [];
-  const missing = (field: string) => reasons.push(`no ${describe(field)}`);
+  // an unstorable value is named once, first, and left out of the checks below
+  const values: Record<string, string | undefined> = {};
+  const unusable = new Set<string>();
+  for (const [field, value] of Object.entries(raw)) {
+    const why = value === undefined ? undefined : unstorable(value);
+    if (why) {
+      reasons.push(`${describe(field)} ${why}`);
+      unusable.add(field);
+    } else values[field] = value;
+  }
+  const missing = (field: string) => {
+    if (!unusable.has(field)) reasons.push(`no ${describe(field)}`);
+  };
 
   const doc = values.doc;
   if (doc === undefined) missing('doc');
@@ -98,7 +135,7 @@ export function toPunch(
 
   let fecha: string | undefined;
   let hora: string | undefined;
-  if ('datetime' in values) {
+  if ('datetime' in raw) {
     const datetime = values.datetime;
     if (datetime === undefined) missing('datetime');
     else {

@@ -1,3 +1,4 @@
+import type { TenantFeatureOverrides } from '../../common/config/features';
 import {
   Column,
   CreateDateColumn,
@@ -7,11 +8,6 @@ import {
 } from 'typeorm';
 
 export type TenantStatus = 'provisioning' | 'active' | 'suspended';
-
-/** Features a tenant's catalog row may switch on or off for that tenant alone. */
-export const TENANT_FEATURES = ['genericTables', 'rpc'] as const;
-export type TenantFeature = (typeof TENANT_FEATURES)[number];
-export type TenantFeatureOverrides = Partial<Record<TenantFeature, boolean>>;
 
 /** A row of the tenant catalog (control database). */
 @Entity({ name: 'tenants' })

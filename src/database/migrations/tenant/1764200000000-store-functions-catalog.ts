@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Store functions of the catalog RPC routes (seed §4.2.2): products with their recipe, raw
+ * Store functions of the catalog RPC routes (docs/rpc.md): products with their recipe, raw
  * materials with their suppliers, and the staff lookup by document number.
  *
  * Common rules (docs/rpc.md):
@@ -79,7 +79,7 @@ const SAVE_PRODUCTO = `
     -- - id_producto null inserts a product; otherwise that product is updated (unknown: P0002).
     -- - nombre is required (missing or blank: 22023); it is stored trimmed and is unique
     --   (a second "Ceviche" gives 23505 uq_productos_nombre).
-    -- - precio defaults to 0 and activo to true when null (the seed's defaults); precio < 0
+    -- - precio defaults to 0 and activo to true when null (the route's defaults); precio < 0
     --   gives 23514. An unknown id_categoria gives 23503.
     -- - receta is the WHOLE recipe: the old lines are deleted and these inserted, so saving
     --   twice never duplicates lines. Not an array (or null) means "no recipe". Each line is

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Store functions of the purchase RPC routes (seed §4.2.2): save, read for editing and delete a
+ * Store functions of the purchase RPC routes (docs/rpc.md): save, read for editing and delete a
  * purchase (`compras`) with its two kinds of lines (`deta_comp_producto` for resold products,
  * `deta_comp_materias` for raw materials).
  *
@@ -184,7 +184,7 @@ const DELETE_COMPRA = `
   LANGUAGE plpgsql
   AS $fn$
     -- Deletes a purchase for good, with its lines (ON DELETE CASCADE): purchases are not
-    -- logically deleted (only comandas are, seed §2.3). Unknown id: P0002.
+    -- logically deleted (only comandas are). Unknown id: P0002.
     BEGIN
       IF p_id_compra IS NULL THEN
         RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'id_compra es obligatorio';

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Attendance (DESIGN.md §7): the tenant settings table `parametros`, the pairing of raw punches
+ * Attendance (docs/rpc.md): the tenant settings table `parametros`, the pairing of raw punches
  * into intervals and daily summaries (`asistencia_recalcular`), and the store functions of the
  * attendance RPC routes (import, read, edit and delete a punch).
  *

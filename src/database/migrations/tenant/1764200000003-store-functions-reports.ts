@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Store functions of the report RPC routes (seed §4.2.2): yearly sales (closed tickets), yearly
+ * Store functions of the report RPC routes (docs/rpc.md): yearly sales (closed tickets), yearly
  * expenses (purchases) and attendance over a date range.
  *
  * The yearly reports group instants (timestamptz) by the month they fall in in the tenant's time

@@ -4,6 +4,7 @@ import { StoreFunctionsCatalog1764200000000 } from './1764200000000-store-functi
 import { StoreFunctionsCompras1764200000001 } from './1764200000001-store-functions-compras';
 import { StoreFunctionsAsistencia1764200000002 } from './1764200000002-store-functions-asistencia';
 import { StoreFunctionsReports1764200000003 } from './1764200000003-store-functions-reports';
+import { Reservas1764400000000 } from './1764400000000-reservas';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -12,4 +13,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   StoreFunctionsCompras1764200000001,
   StoreFunctionsAsistencia1764200000002,
   StoreFunctionsReports1764200000003,
+  Reservas1764400000000,
 ];

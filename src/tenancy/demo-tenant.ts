@@ -1,9 +1,10 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { CONTROL_ENTITIES } from '../control-entities';
-import type { AppConfig } from '../../common/config/app-config';
-import { Tenant } from '../../tenancy/entities/tenant.entity';
-import { TenantAdmin } from '../../tenancy/tenant-admin';
-import type { DatabaseTarget } from '../database-target';
+import type { AppConfig } from '../common/config/app-config';
+import { Tenant } from './entities/tenant.entity';
+import { TenantAdmin } from './tenant-admin';
+import type { DatabaseTarget } from '../database/database-target';
 
 export const DEMO_TENANT_SLUG = 'demo';
 export const DEMO_TIME_ZONE = 'America/Lima';
@@ -14,6 +15,8 @@ export async function ensureDemoTenant(
   target: DatabaseTarget,
   log: (message: string) => void,
 ): Promise<void> {
+  // every start but the first: one query says the demo is there
+  if (await demoIsProvisioned(target.controlUrl, config.DB_CONNECT_TIMEOUT_MS)) return;
   const control = new DataSource({
     type: 'postgres',
     url: target.controlUrl,
@@ -23,8 +26,6 @@ export async function ensureDemoTenant(
   });
   await control.initialize();
   try {
-    const existing = await control.getRepository(Tenant).findOneBy({ slug: DEMO_TENANT_SLUG });
-    if (existing?.status === 'active' || existing?.status === 'suspended') return;
     log('Provisioning the demo tenant with demo data (first start)');
     const admin = new TenantAdmin(control, {
       controlUrl: target.controlUrl,
@@ -42,5 +43,22 @@ export async function ensureDemoTenant(
     log(`Demo tenant ready: ${JSON.stringify(result.demo ?? {})}`);
   } finally {
     await control.destroy();
+  }
+}
+
+async function demoIsProvisioned(controlUrl: string, connectTimeoutMs: number): Promise<boolean> {
+  const client = new Client({
+    connectionString: controlUrl,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Pick<Tenant, 'status'>>(
+      'SELECT status FROM tenants WHERE slug = $1',
+      [DEMO_TENANT_SLUG],
+    );
+    return rows[0]?.status === 'active' || rows[0]?.status === 'suspended';
+  } finally {
+    await client.end();
   }
 }

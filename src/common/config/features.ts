@@ -1,0 +1,70 @@
+/**
+ * The features an admin can switch on and off: one line each. Everything else is derived from
+ * this registry: the FEATURE_* variables of the config (validated like any other, with the
+ * default given here), the tenant catalog's per-tenant overrides, the feature guard, the OpenAPI tags and
+ * labels, `GET /api/v1/tenant`, the tenant CLI's `feature` command and the check that
+ * `.env.example` documents every variable. docs/adding-a-module.md shows how a module becomes
+ * switchable.
+ */
+export const FEATURES = {
+  genericTables: {
+    variable: 'FEATURE_GENERIC_TABLES',
+    default: false,
+    tag: 'generic tables',
+    description:
+      'Schema-driven reading and inserting over an allow-list of tables (docs/generic-tables.md)',
+  },
+  rpc: {
+    variable: 'FEATURE_RPC',
+    default: false,
+    tag: 'rpc',
+    description:
+      'Business operations over store functions: recipes, purchases, attendance, reports (docs/rpc.md)',
+  },
+  reservas: {
+    variable: 'FEATURE_RESERVAS',
+    default: true,
+    tag: 'reservas',
+    description: 'Table reservations (docs/reservas.md)',
+  },
+} as const satisfies Record<string, FeatureDefinition>;
+
+export interface FeatureDefinition {
+  /** The environment variable that switches it for every tenant. */
+  variable: `FEATURE_${string}`;
+  /** Its value when the variable is not set. */
+  default: boolean;
+  /** The OpenAPI tag of its operations. */
+  tag: string;
+  /** What it is, for people: the OpenAPI tag, GET /tenant, the CLI's usage. */
+  description: string;
+}
+
+export type TenantFeature = keyof typeof FEATURES;
+export const TENANT_FEATURES = Object.keys(FEATURES) as TenantFeature[];
+
+export type FeatureVariable = (typeof FEATURES)[TenantFeature]['variable'];
+export const FEATURE_VARIABLES = TENANT_FEATURES.map((feature) => FEATURES[feature].variable);
+
+/** The global switches, one boolean per feature (part of the config). */
+export type FeatureSwitches = Record<FeatureVariable, boolean>;
+
+/** Per-tenant overrides kept in the tenant catalog (absent: follow the global switch). */
+export type TenantFeatureOverrides = Partial<Record<TenantFeature, boolean>>;
+
+export function isTenantFeature(name: string): name is TenantFeature {
+  return Object.hasOwn(FEATURES, name);
+}
+
+/**
+ * Whether `feature` is on for a tenant: its catalog override when it has one, else the global
+ * switch of the config.
+ */
+export function isFeatureOn(
+  feature: TenantFeature,
+  switches: FeatureSwitches,
+  overrides: TenantFeatureOverrides | null | undefined,
+): boolean {
+  const override = overrides?.[feature];
+  return typeof override === 'boolean' ? override : switches[FEATURES[feature].variable];
+}

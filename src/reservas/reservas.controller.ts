@@ -1,0 +1,203 @@
+import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
+import { ApiTag } from '../common/decorators';
+import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ParseIdPipe } from '../common/http/parse-id.pipe';
+import { IfMatch, Versioned } from '../common/http/versioned';
+import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
+import {
+  CancelarReservaBody,
+  CreateReservaBody,
+  SentarReservaBody,
+  UpdateReservaBody,
+} from './dto/reserva-input.dto';
+import { ReservaDto } from './dto/reserva-output.dto';
+import { ListReservasQuery } from './dto/list-reservas.query';
+import { RESERVA_ERRORS } from './reservas.errors';
+import { ReservasService } from './reservas.service';
+
+/** Errors of every route that changes one reservation. */
+const CHANGE_ERRORS = [
+  RESERVA_ERRORS.RESERVA_NOT_FOUND,
+  RESERVA_ERRORS.INVALID_TRANSITION,
+  ERRORS.STATEMENT_TIMEOUT,
+];
+
+/**
+ * The transitions are one route each (`POST /reservas/:id/sentar`, `/cancelar`, `/no-show`)
+ * rather than a PUT with an action: each has its own body (a table and a waiter, a required
+ * reason, nothing), its own permission and its own errors, which the route then states.
+ */
+@ApiTag(
+  'reservas',
+  'Table reservations: booking, changing, seating (opens a comanda), cancelling, no-shows; optimistic concurrency with ETag and If-Match',
+)
+@TenantScoped()
+@RequiresFeature('reservas')
+@RequirePermission('reservas:read')
+@Controller('reservas')
+export class ReservasController {
+  constructor(private readonly reservas: ReservasService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'The reservations of one business day, in time order',
+    description:
+      'fecha defaults to today in the tenant’s time zone. The total count is in X-Total-Count.',
+  })
+  @ApiOkResponse({
+    type: [ReservaDto],
+    description: 'A page of reservations',
+    headers: {
+      'X-Total-Count': {
+        description: 'Reservations matching the filters, whatever the page',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
+  })
+  @ApiErrors(
+    {
+      ...ERRORS.VALIDATION_FAILED,
+      body: {
+        ...ERRORS.VALIDATION_FAILED.body,
+        detail: [
+          'estado must be one of the following values: pendiente, sentada, cancelada, no_show',
+        ],
+      },
+    },
+    ERRORS.STATEMENT_TIMEOUT,
+  )
+  async list(@Query() query: ListReservasQuery, @Res({ passthrough: true }) res: Response) {
+    const { items, total } = await this.reservas.list(query);
+    res.setHeader('X-Total-Count', String(total));
+    return items;
+  }
+
+  @Post()
+  @RequirePermission('reservas:write')
+  @Versioned({
+    summary: 'Book a reservation (with or without its table)',
+    type: ReservaDto,
+    returns: 'The new reservation, pendiente, version 1',
+    status: 201,
+    headers: {
+      Location: {
+        description: 'The path of the new reservation',
+        schema: { type: 'string', example: '/api/v1/reservas/41' },
+      },
+    },
+    errors: [
+      RESERVA_ERRORS.VALIDATION_FAILED,
+      RESERVA_ERRORS.RESERVA_IN_THE_PAST,
+      ERRORS.UNKNOWN_REFERENCE,
+      RESERVA_ERRORS.MESA_ALREADY_BOOKED,
+      ERRORS.STATEMENT_TIMEOUT,
+    ],
+  })
+  async create(
+    @Body() body: CreateReservaBody,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const reserva = await this.reservas.create(body, actor);
+    res.setHeader('Location', `${res.req.baseUrl}${res.req.path}/${reserva.id_reserva}`);
+    return reserva;
+  }
+
+  @Get(':id')
+  @Versioned({
+    summary: 'A reservation',
+    type: ReservaDto,
+    returns: 'The reservation',
+    errors: [RESERVA_ERRORS.RESERVA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT],
+  })
+  get(@Param('id', ParseIdPipe) id: number) {
+    return this.reservas.get(id);
+  }
+
+  @Patch(':id')
+  @RequirePermission('reservas:write')
+  @Versioned({
+    summary: 'Partial change of a pendiente reservation',
+    description:
+      'The fields sent change, the others stay; id_mesa, telefono, observacion and id_cliente ' +
+      'can be cleared with null. A new table, day or time is checked against the table rule.',
+    type: ReservaDto,
+    returns: 'The reservation as changed',
+    errors: [
+      ...CHANGE_ERRORS,
+      RESERVA_ERRORS.VALIDATION_FAILED,
+      RESERVA_ERRORS.EMPTY_CHANGE,
+      RESERVA_ERRORS.RESERVA_IN_THE_PAST,
+      ERRORS.UNKNOWN_REFERENCE,
+      RESERVA_ERRORS.MESA_ALREADY_BOOKED,
+    ],
+  })
+  update(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: UpdateReservaBody,
+    @IfMatch() version: number | undefined,
+  ) {
+    return this.reservas.update(id, body, version);
+  }
+
+  @Post(':id/sentar')
+  @RequirePermission('reservas:seat')
+  @Versioned({
+    summary: 'Seat the party: pendiente → sentada, opening a comanda on the table',
+    description:
+      'The comanda is opened in the same transaction: if it cannot be opened (an unknown ' +
+      'table or waiter), the reservation stays pendiente. The answer carries its id_comanda.',
+    type: ReservaDto,
+    returns: 'The reservation, sentada, with the id_comanda of the comanda opened',
+    errors: [
+      ...CHANGE_ERRORS,
+      RESERVA_ERRORS.VALIDATION_FAILED,
+      RESERVA_ERRORS.MESA_REQUIRED,
+      ERRORS.UNKNOWN_REFERENCE,
+    ],
+  })
+  seat(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: SentarReservaBody,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.reservas.seat(id, body, version, actor);
+  }
+
+  @Post(':id/cancelar')
+  @RequirePermission('reservas:write')
+  @Versioned({
+    summary: 'Cancel: pendiente → cancelada, with a reason',
+    type: ReservaDto,
+    returns: 'The reservation, cancelada',
+    errors: [...CHANGE_ERRORS, RESERVA_ERRORS.VALIDATION_FAILED],
+  })
+  cancel(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: CancelarReservaBody,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.reservas.cancel(id, body.motivo, version, actor);
+  }
+
+  @Post(':id/no-show')
+  @RequirePermission('reservas:no-show')
+  @Versioned({
+    summary: 'The party did not come: pendiente → no_show',
+    type: ReservaDto,
+    returns: 'The reservation, no_show',
+    errors: CHANGE_ERRORS,
+  })
+  noShow(
+    @Param('id', ParseIdPipe) id: number,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.reservas.noShow(id, version, actor);
+  }
+}

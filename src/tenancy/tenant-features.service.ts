@@ -1,0 +1,25 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../common/config/app-config';
+import { APP_CONFIG } from '../common/config/config.tokens';
+import { isFeatureOn, TENANT_FEATURES, type TenantFeature } from '../common/config/features';
+import type { Tenant } from './entities/tenant.entity';
+
+/**
+ * Which switchable features (common/config/features.ts) are on for a tenant: its catalog
+ * override, else the global FEATURE_* switch.
+ */
+@Injectable()
+export class TenantFeatures {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  isOn(feature: TenantFeature, tenant: Pick<Tenant, 'features'> | null | undefined): boolean {
+    return isFeatureOn(feature, this.config, tenant?.features);
+  }
+
+  /** Every feature with whether it is on for the tenant (GET /api/v1/tenant). */
+  effective(tenant: Pick<Tenant, 'features'>): Record<TenantFeature, boolean> {
+    return Object.fromEntries(
+      TENANT_FEATURES.map((feature) => [feature, this.isOn(feature, tenant)]),
+    ) as Record<TenantFeature, boolean>;
+  }
+}

@@ -1,0 +1,70 @@
+import { Client } from 'pg';
+import type { QueryRunner } from 'typeorm';
+import { StoreFunctionsCatalog1764200000000 } from '../../../src/database/migrations/tenant/1764200000000-store-functions-catalog';
+import { StoreFunctionsCompras1764200000001 } from '../../../src/database/migrations/tenant/1764200000001-store-functions-compras';
+import { StoreFunctionsAsistencia1764200000002 } from '../../../src/database/migrations/tenant/1764200000002-store-functions-asistencia';
+import { StoreFunctionsReports1764200000003 } from '../../../src/database/migrations/tenant/1764200000003-store-functions-reports';
+import { TestDatabases } from '../../support/test-databases';
+
+/**
+ * Integration specs of the store functions shipped by the tenant migrations
+ * (src/database/migrations/tenant/17642000000*-store-functions-*.ts): each function is called
+ * with SQL on a real, migrated tenant database (no HTTP), and both its JSON result and the
+ * tables afterwards are asserted. docs/rpc.md describes the rules tested here.
+ *
+ * This file: the store-function migrations themselves (down, then up again).
+ */
+
+describe('store functions (tenant migrations, called with SQL)', () => {
+  let dbs: TestDatabases;
+
+  beforeAll(async () => {
+    dbs = await TestDatabases.create();
+  });
+  afterAll(() => dbs.drop());
+
+  describe('the migrations', () => {
+    /** Objects of schema public besides the domain schema's tables and view. */
+    const extras = (slug: string) =>
+      dbs.query<{ nombre: string }>(
+        dbs.tenantUrl(slug),
+        `SELECT p.proname AS nombre FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+         UNION ALL
+         SELECT c.relname FROM pg_class c
+          WHERE c.relnamespace = 'public'::regnamespace AND c.relname = 'parametros'
+         ORDER BY 1`,
+      );
+
+    it('down drops exactly what up created, and up again restores it', async () => {
+      await dbs.createTenant('migraciones');
+      const creado = (await extras('migraciones')).map((r) => r.nombre);
+      expect(creado).toEqual(
+        expect.arrayContaining([
+          'parametros',
+          'get_producto',
+          'save_producto',
+          'import_asistencia',
+          'asistencia_recalcular',
+          'report_gastos',
+        ]),
+      );
+      const client = new Client({ connectionString: dbs.tenantUrl('migraciones') });
+      await client.connect();
+      try {
+        const runner = { query: (sql: string) => client.query(sql) } as unknown as QueryRunner;
+        const storeFunctions = [
+          new StoreFunctionsCatalog1764200000000(),
+          new StoreFunctionsCompras1764200000001(),
+          new StoreFunctionsAsistencia1764200000002(),
+          new StoreFunctionsReports1764200000003(),
+        ];
+        for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
+        expect(await extras('migraciones')).toEqual([]);
+        for (const migration of storeFunctions) await migration.up(runner);
+      } finally {
+        await client.end();
+      }
+      expect((await extras('migraciones')).map((r) => r.nombre)).toEqual(creado);
+    });
+  });
+});
