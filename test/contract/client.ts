@@ -31,8 +31,10 @@ export function runTag(): string {
  * all, whatever the tests did or where they failed.
  */
 export class ContractClient {
-  /** Ids of the comandas this client created, in creation order. */
+  /** Ids of the comandas this client created (or opened by seating a reserva), in order. */
   readonly created = new Set<number>();
+  /** Ids of the reservas this client booked, in order. */
+  readonly booked = new Set<number>();
 
   constructor(readonly target: ContractTarget) {}
 
@@ -49,16 +51,27 @@ export class ContractClient {
     if (options.type) req = req.type(options.type);
     if (options.body !== undefined) req = req.send(options.body as object | string);
     const res = await req;
-    const body = res.body as { id_comanda?: unknown } | undefined;
+    if (method === 'post') this.remember(url.split('?')[0], res);
+    return res;
+  }
+
+  /** Notes what a successful POST created, for `cleanup`. */
+  private remember(path: string, res: request.Response): void {
+    const body = res.body as { id_comanda?: unknown; id_reserva?: unknown } | undefined;
+    if (path === '/api/v1/comandas' && res.status === 201 && typeof body?.id_comanda === 'number') {
+      this.created.add(body.id_comanda);
+    }
+    if (path === '/api/v1/reservas' && res.status === 201 && typeof body?.id_reserva === 'number') {
+      this.booked.add(body.id_reserva);
+    }
+    // seating a reserva opens a comanda on its table
     if (
-      method === 'post' &&
-      url.split('?')[0] === '/api/v1/comandas' &&
-      res.status === 201 &&
+      /^\/api\/v1\/reservas\/\d+\/sentar$/.test(path) &&
+      res.status === 200 &&
       typeof body?.id_comanda === 'number'
     ) {
       this.created.add(body.id_comanda);
     }
-    return res;
   }
 
   get(path: string, options?: CallOptions) {
@@ -82,12 +95,26 @@ export class ContractClient {
   }
 
   /**
-   * Voids every comanda this client created that is not voided yet (DELETE works on open and
-   * closed ones), with the motivo `contract suite cleanup`. Throws, listing them, when some
-   * could not be voided.
+   * Cancels every reserva this client booked that is still pendiente and voids every comanda it
+   * created that is not voided yet (DELETE works on open and closed ones), with the motivo
+   * `contract suite cleanup`. Throws, listing them, when some could not be undone.
    */
   async cleanup(): Promise<void> {
     const problems: string[] = [];
+    for (const id of this.booked) {
+      let res: request.Response;
+      try {
+        res = await this.post(`/reservas/${id}/cancelar`, { motivo: CLEANUP_MOTIVO });
+      } catch (error) {
+        problems.push(`reserva ${id}: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      const code = (res.body as { code?: string }).code;
+      // 409: it already left pendiente (seated, cancelled, no-show), which is final
+      if (res.status !== 200 && !(res.status === 409 && code === 'INVALID_TRANSITION')) {
+        problems.push(`reserva ${id}: ${res.status} ${res.text}`);
+      }
+    }
     for (const id of this.created) {
       let res: request.Response;
       try {
@@ -108,7 +135,7 @@ export class ContractClient {
     }
     if (problems.length > 0) {
       throw new Error(
-        `The contract suite could not void ${problems.length} comanda(s) it created:\n${problems.join('\n')}`,
+        `The contract suite could not undo ${problems.length} thing(s) it created:\n${problems.join('\n')}`,
       );
     }
   }
