@@ -8,11 +8,23 @@ describe('permission matrix', () => {
       cajero: [
         'comandas:read',
         'comandas:close',
+        'comandas:split',
+        'comandas:merge',
+        'comandas:transfer',
         'reservas:read',
         'reservas:write',
         'reservas:no-show',
       ],
-      mozo: ['comandas:read', 'comandas:write', 'reservas:read', 'reservas:write', 'reservas:seat'],
+      mozo: [
+        'comandas:read',
+        'comandas:write',
+        'comandas:split',
+        'comandas:merge',
+        'comandas:transfer',
+        'reservas:read',
+        'reservas:write',
+        'reservas:seat',
+      ],
       cocina: ['comandas:read', 'reservas:read'],
     });
   });
@@ -22,6 +34,9 @@ describe('permission matrix', () => {
       'comandas:read',
       'comandas:write',
       'comandas:close',
+      'comandas:split',
+      'comandas:merge',
+      'comandas:transfer',
       'reservas:read',
       'reservas:write',
       'reservas:seat',
@@ -38,5 +53,6 @@ describe('permission matrix', () => {
     expect(permissionsOf(['gerente', 'mozos'])).toEqual([]);
     expect(permissionsOf([])).toEqual([]);
     expect(rolesAllow(['cocina'], 'comandas:write')).toBe(false);
+    expect(rolesAllow(['cocina'], 'comandas:split')).toBe(false);
   });
 });

@@ -8,6 +8,9 @@ export const PERMISSIONS = [
   'comandas:write',
   'comandas:close',
   'comandas:delete',
+  'comandas:split',
+  'comandas:merge',
+  'comandas:transfer',
   'reservas:read',
   'reservas:write',
   'reservas:seat',
@@ -25,22 +28,36 @@ export type RoleName = (typeof ROLE_NAMES)[number];
 const MATRIX: Record<RoleName, readonly Permission[]> = {
   admin: PERMISSIONS,
   /**
-   * Cashier: sees the comandas, closes them for payment and reopens a closed one; keeps the
+   * Cashier: sees the comandas, closes them for payment and reopens a closed one; splits the
+   * bill, joins tickets and moves a party to another table at the till; keeps the
    * reservation book (books, changes, cancels, marks the no-shows) but seats no one (seating
    * opens a comanda, which is the waiter's).
    */
   cajero: [
     'comandas:read',
     'comandas:close',
+    'comandas:split',
+    'comandas:merge',
+    'comandas:transfer',
     'reservas:read',
     'reservas:write',
     'reservas:no-show',
   ],
   /**
-   * Waiter: opens comandas and edits them (lines, table, customer, note) while open; books,
-   * changes and cancels reservations and seats them (which opens their comanda).
+   * Waiter: opens comandas and edits them (lines, table, customer, note) while open, splits,
+   * merges and transfers them; books, changes and cancels reservations and seats them (which
+   * opens their comanda).
    */
-  mozo: ['comandas:read', 'comandas:write', 'reservas:read', 'reservas:write', 'reservas:seat'],
+  mozo: [
+    'comandas:read',
+    'comandas:write',
+    'comandas:split',
+    'comandas:merge',
+    'comandas:transfer',
+    'reservas:read',
+    'reservas:write',
+    'reservas:seat',
+  ],
   /** Kitchen: sees the comandas to prepare them, and the reservations to plan the covers. */
   cocina: ['comandas:read', 'reservas:read'],
 };

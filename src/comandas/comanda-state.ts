@@ -11,6 +11,7 @@ import { ConflictError } from '../common/errors/domain-error';
  * | cerrada   | {"action":"abrir"}            | abierta   |
  * | eliminada | {"action":"restaurar"}        | its estado|
  * | abierta   | partial change, line changes  | abierta   |
+ * | abierta   | split, merge, transfer        | abierta   |  (merged ones: eliminada)
  * | abierta   | DELETE                        | eliminada |
  * | cerrada   | DELETE                        | eliminada |
  *
@@ -29,7 +30,10 @@ export type ComandaAction =
   | 'eliminar'
   | 'agregar_item'
   | 'modificar_item'
-  | 'quitar_item';
+  | 'quitar_item'
+  | 'dividir'
+  | 'unir'
+  | 'transferir';
 
 export const COMANDA_ACTIONS: readonly ComandaAction[] = [
   'abrir',
@@ -40,6 +44,9 @@ export const COMANDA_ACTIONS: readonly ComandaAction[] = [
   'agregar_item',
   'modificar_item',
   'quitar_item',
+  'dividir',
+  'unir',
+  'transferir',
 ];
 
 export const COMANDA_STATES: readonly ComandaState[] = ['abierta', 'cerrada', 'eliminada'];
@@ -57,6 +64,9 @@ const TRANSITIONS: Record<ComandaState, Partial<Record<ComandaAction, Transition
     agregar_item: {},
     modificar_item: {},
     quitar_item: {},
+    dividir: {},
+    unir: {},
+    transferir: {},
     eliminar: { eliminada: true },
   },
   cerrada: {

@@ -8,16 +8,25 @@ import { TenantScoped } from '../tenancy/tenancy.decorators';
 import { IfMatch, Versioned } from '../common/http/versioned';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
   DeleteComandaBody,
+  EDITABLE_FIELDS,
   type ComandaUpdateAction,
   ItemChange,
   ItemInput,
+  MergeComandaBody,
+  SplitComandaBody,
   UpdateComandaBody,
 } from './dto/comanda-input.dto';
-import { ComandaDetail, ComandaEvento, ComandaSummary } from './dto/comanda-output.dto';
+import {
+  ComandaDetail,
+  ComandaEvento,
+  ComandaSummary,
+  SplitResult,
+} from './dto/comanda-output.dto';
 import { ListComandasQuery } from './dto/list-comandas.query';
 
 /**
@@ -43,10 +52,16 @@ const ACTION_PERMISSIONS: Record<ComandaUpdateAction, Permission> = {
 };
 
 export function permissionForUpdate(request: Request): Permission {
-  const action = (request.body as { action?: unknown } | undefined)?.action;
-  return typeof action === 'string' && Object.hasOwn(ACTION_PERMISSIONS, action)
-    ? ACTION_PERMISSIONS[action as ComandaUpdateAction]
-    : 'comandas:write';
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const action = body.action;
+  if (typeof action === 'string' && Object.hasOwn(ACTION_PERMISSIONS, action))
+    return ACTION_PERMISSIONS[action as ComandaUpdateAction];
+  // the table alone: a transfer, which the cashier may do too
+  const onlyTable =
+    action === undefined &&
+    body.id_mesa !== undefined &&
+    EDITABLE_FIELDS.every((name) => name === 'id_mesa' || body[name] === undefined);
+  return onlyTable ? 'comandas:transfer' : 'comandas:write';
 }
 
 @ApiTag(
@@ -111,6 +126,7 @@ export class ComandasController {
       ERRORS.STATEMENT_TIMEOUT,
     ],
   })
+  @Idempotent()
   async create(
     @Body() body: CreateComandaBody,
     @CurrentActor() actor: Actor,
@@ -135,14 +151,15 @@ export class ComandasController {
   @Put(':id')
   @RequirePermission(
     permissionForUpdate,
-    'comandas:close (cerrar, abrir), comandas:delete (restaurar), comandas:write (fields)',
+    'comandas:close (cerrar, abrir), comandas:delete (restaurar), comandas:transfer (id_mesa alone), comandas:write (other fields)',
   )
   @Versioned({
     summary: 'Transition (abrir, cerrar, restaurar) or partial change of an open comanda',
     description:
       '{"action":"cerrar"} closes an open comanda (total = sum of its lines); "abrir" reopens a closed one; ' +
       '"restaurar" undoes a logical delete. Without action: a change of id_mesa, id_usuario, id_cliente, ' +
-      'observacion while abierta. An action with fields, or an unknown field, is 400.',
+      'observacion while abierta; id_mesa alone is a transfer (audited as transferir). An action with ' +
+      'fields, or an unknown field, is 400.',
     type: ComandaDetail,
     returns: 'The comanda as changed',
     errors: [
@@ -159,6 +176,7 @@ export class ComandasController {
     type: UpdateComandaBody,
     examples: { cerrar: { value: { action: 'cerrar' } }, mover: { value: { id_mesa: 5 } } },
   })
+  @Idempotent()
   update(
     @Param('id', ParseIdPipe) id: number,
     @Body() body: UpdateComandaBody,
@@ -197,6 +215,7 @@ export class ComandasController {
     schema: { type: 'string', maxLength: 500 },
   })
   @ApiBody({ type: DeleteComandaBody, required: false })
+  @Idempotent()
   remove(
     @Param('id', ParseIdPipe) id: number,
     @Body() body: DeleteComandaBody,
@@ -231,6 +250,7 @@ export class ComandasController {
       { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
     ],
   })
+  @Idempotent()
   addItem(
     @Param('id', ParseIdPipe) id: number,
     @Body() item: ItemInput,
@@ -248,6 +268,7 @@ export class ComandasController {
     returns: 'The comanda as changed',
     errors: [...LINE_ERRORS, ERRORS.VALIDATION_FAILED, ERRORS.EMPTY_CHANGE],
   })
+  @Idempotent()
   changeItem(
     @Param('id', ParseIdPipe) id: number,
     @Param('itemId', ParseIdPipe) itemId: number,
@@ -261,17 +282,103 @@ export class ComandasController {
   @Delete(':id/items/:itemId')
   @RequirePermission('comandas:write')
   @Versioned({
-    summary: 'Remove a line from an open comanda',
+    summary: 'Void a line of an open comanda',
+    description:
+      'An optional reason (motivo) in the JSON body or the query is kept in the audit trail with a ' +
+      'snapshot of the line.',
     type: ComandaDetail,
     returns: 'The comanda without the line',
-    errors: LINE_ERRORS,
+    errors: [...LINE_ERRORS, ERRORS.VALIDATION_FAILED],
   })
+  @ApiQuery({
+    name: 'motivo',
+    required: false,
+    description: 'Reason kept in the audit trail (or motivo in the body)',
+    schema: { type: 'string', maxLength: 500 },
+  })
+  @ApiBody({ type: DeleteComandaBody, required: false })
+  @Idempotent()
   removeItem(
     @Param('id', ParseIdPipe) id: number,
     @Param('itemId', ParseIdPipe) itemId: number,
+    @Body() body: DeleteComandaBody,
+    @Query() query: DeleteComandaBody,
     @IfMatch() version: number | undefined,
     @CurrentActor() actor: Actor,
   ) {
-    return this.comandas.removeItem(id, itemId, version, actor);
+    return this.comandas.removeItem(
+      id,
+      itemId,
+      body.motivo ?? query.motivo ?? null,
+      version,
+      actor,
+    );
+  }
+
+  @Post(':id/split')
+  @RequirePermission('comandas:split')
+  @Versioned({
+    summary: 'Split: move quantities of lines to a new open comanda',
+    description:
+      'Each listed line moves whole when its cantidad is all of it, or is split in two (same product, ' +
+      'price, note, author) when less. The new comanda sits at id_mesa (default: the same table) with ' +
+      'id_cliente (default: none). If-Match applies to the comanda split. Both get a dividir audit entry.',
+    type: SplitResult,
+    returns: 'The comanda split (origen, its version + 1) and the new one (nueva, version 1)',
+    status: 201,
+    headers: {
+      Location: {
+        description: 'The path of the new comanda',
+        schema: { type: 'string', example: '/api/v1/comandas/302' },
+      },
+    },
+    errors: [
+      ...CHANGE_ERRORS,
+      ERRORS.VALIDATION_FAILED,
+      ERRORS.INVALID_SPLIT,
+      ERRORS.UNKNOWN_REFERENCE,
+      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+    ],
+  })
+  @Idempotent()
+  async split(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: SplitComandaBody,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const result = await this.comandas.split(id, body, version, actor);
+    const path = res.req.path.replace(/[^/]+\/split$/, String(result.nueva.id_comanda));
+    res.setHeader('Location', `${res.req.baseUrl}${path}`);
+    return result;
+  }
+
+  @Post(':id/merge')
+  @RequirePermission('comandas:merge')
+  @Versioned({
+    summary: 'Merge: move every line of other open comandas into this one',
+    description:
+      'Every comanda listed must be abierta (409 INVALID_TRANSITION naming it otherwise); each ends ' +
+      'eliminada with motivo "unida a {numero_ticket}". If-Match applies to this comanda. Every ' +
+      'comanda touched gets a unir audit entry and a new version.',
+    type: ComandaDetail,
+    returns: 'This comanda with all the lines',
+    errors: [
+      ...CHANGE_ERRORS,
+      ERRORS.VALIDATION_FAILED,
+      ERRORS.INVALID_MERGE,
+      ERRORS.MERGE_NOT_ABIERTA,
+      { ...ERRORS.INVALID_TRANSITION, summary: 'This comanda is not abierta' },
+    ],
+  })
+  @Idempotent()
+  merge(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: MergeComandaBody,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.comandas.merge(id, body, version, actor);
   }
 }

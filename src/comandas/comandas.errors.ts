@@ -36,3 +36,29 @@ export const emptyChange = () =>
     'Send {"action": "abrir" | "cerrar" | "restaurar"} or at least one of id_mesa, id_usuario, id_cliente, observacion',
     'EMPTY_CHANGE',
   );
+
+/** One reason a split or merge body cannot be applied, per line or comanda it names. */
+export interface SplitProblem {
+  id_item: number;
+  reason: string;
+}
+export interface MergeProblem {
+  id_comanda: number;
+  reason: string;
+}
+
+export const invalidSplit = (id: number, problems: SplitProblem[]) =>
+  new BadRequestError(`Cannot split comanda ${id} this way`, 'INVALID_SPLIT', { lineas: problems });
+
+export const invalidMerge = (id: number, problems: MergeProblem[]) =>
+  new BadRequestError(`Cannot merge these comandas into ${id}`, 'INVALID_MERGE', {
+    comandas: problems,
+  });
+
+/** A comanda to merge is not abierta: the same code as any refused transition, naming it. */
+export const mergeNotAbierta = (id: number, estado: string) =>
+  new ConflictError(`Cannot unir a comanda that is ${estado}`, 'INVALID_TRANSITION', {
+    estado,
+    action: 'unir',
+    id_comanda: id,
+  });

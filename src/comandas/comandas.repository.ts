@@ -52,6 +52,7 @@ export interface EventoRow {
 /** The columns a transition reads under the row lock. */
 export interface LockedComanda {
   id_comanda: string;
+  numero_ticket: string;
   estado: ComandaEstado;
   eliminada: boolean;
   version: number;
@@ -94,7 +95,11 @@ const SUMMARY_FROM = `
   LEFT JOIN clientes cl ON cl.id_cliente = c.id_cliente`;
 
 const LOCKED_COLUMNS =
-  'id_comanda, estado, eliminada, version, total, id_mesa, id_usuario, id_cliente, observacion';
+  'id_comanda, numero_ticket, estado, eliminada, version, total, id_mesa, id_usuario, id_cliente, observacion';
+
+/** The columns of a line the service snapshots into the audit trail. */
+const ITEM_COLUMNS =
+  'id_deta_comanda, id_producto, cantidad, precio_unitario, subtotal, nota, id_usuario';
 
 /** The only place with the SQL of comandas. Every value is a bound parameter. */
 @Injectable()
@@ -164,6 +169,11 @@ export class ComandasRepository extends TenantRepository {
     );
   }
 
+  /**
+   * The audit trail in the order the changes happened: by id, since a comanda's entries are
+   * written while its row is locked (a transaction's `now()` is when it began, which can be
+   * before another change of the comanda that it waited for).
+   */
   events(id: number): Promise<EventoRow[]> {
     return this.db.query<EventoRow[]>(
       `SELECT e.id_evento, e.accion, e.id_usuario,
@@ -172,7 +182,7 @@ export class ComandasRepository extends TenantRepository {
          FROM comanda_eventos e
          LEFT JOIN usuarios u ON u.id_usuario = e.id_usuario
         WHERE e.id_comanda = $1
-        ORDER BY e.fec_evento, e.id_evento`,
+        ORDER BY e.id_evento`,
       [id],
     );
   }
@@ -191,6 +201,84 @@ export class ComandasRepository extends TenantRepository {
       [id],
     );
     return rows[0];
+  }
+
+  /**
+   * Locks several comandas for the rest of the transaction, in id order (the sort is below the
+   * row locks in the plan), so that two changes of overlapping sets of comandas (two merges, a
+   * merge and a split) wait for each other instead of deadlocking. Missing ids are not returned.
+   */
+  lockAll(tx: Queryable, ids: number[]): Promise<LockedComanda[]> {
+    return tx.query<LockedComanda[]>(
+      `SELECT ${LOCKED_COLUMNS} FROM comandas
+        WHERE id_comanda = ANY($1::bigint[])
+        ORDER BY id_comanda
+          FOR UPDATE`,
+      [ids],
+    );
+  }
+
+  /** The lines of a locked comanda, in entry order (to split or merge them). */
+  lines(tx: Queryable, id: number): Promise<ItemRow[]> {
+    return tx.query<ItemRow[]>(
+      `SELECT ${ITEM_COLUMNS} FROM deta_comandas WHERE id_comanda = $1 ORDER BY id_deta_comanda`,
+      [id],
+    );
+  }
+
+  /** Moves whole lines to another comanda (they keep their ids, prices, authors and times). */
+  async moveItems(tx: Queryable, itemIds: number[], toId: number): Promise<void> {
+    if (itemIds.length === 0) return;
+    await tx.query(
+      'UPDATE deta_comandas SET id_comanda = $2 WHERE id_deta_comanda = ANY($1::bigint[])',
+      [itemIds, toId],
+    );
+  }
+
+  /**
+   * Splits `cantidad` off a line into a new line of comanda `toId` with the same product, price,
+   * note, author and time; the line keeps the rest. Answers the new line.
+   */
+  async splitItem(tx: Queryable, itemId: number, cantidad: number, toId: number): Promise<ItemRow> {
+    await tx.query('UPDATE deta_comandas SET cantidad = cantidad - $2 WHERE id_deta_comanda = $1', [
+      itemId,
+      cantidad,
+    ]);
+    const rows = await tx.query<ItemRow[]>(
+      `INSERT INTO deta_comandas
+              (id_comanda, id_producto, cantidad, precio_unitario, nota, id_usuario, fec_registro)
+       SELECT $3, id_producto, $2, precio_unitario, nota, id_usuario, fec_registro
+         FROM deta_comandas WHERE id_deta_comanda = $1
+       RETURNING ${ITEM_COLUMNS}`,
+      [itemId, cantidad, toId],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Moves every line of comandas `fromIds` to comanda `toId`. Answers the lines moved, in
+   * entry order, each with the comanda it came from (`origen`).
+   */
+  async moveAllItems(
+    tx: Queryable,
+    fromIds: number[],
+    toId: number,
+  ): Promise<(ItemRow & { origen: string })[]> {
+    const result = await tx.query<
+      (ItemRow & { origen: string })[] | [(ItemRow & { origen: string })[], number]
+    >(
+      `UPDATE deta_comandas d SET id_comanda = $2
+         FROM (SELECT id_deta_comanda, id_comanda AS origen
+                 FROM deta_comandas WHERE id_comanda = ANY($1::bigint[])) o
+        WHERE d.id_deta_comanda = o.id_deta_comanda
+       RETURNING ${ITEM_COLUMNS.split(', ')
+         .map((c) => `d.${c}`)
+         .join(', ')}, o.origen`,
+      [fromIds, toId],
+    );
+    return returnedRows(result).sort(
+      (a, b) => Number(a.id_deta_comanda) - Number(b.id_deta_comanda),
+    );
   }
 
   async insert(tx: Queryable, fields: Partial<Record<EditableField, unknown>>): Promise<number> {

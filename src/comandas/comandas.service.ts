@@ -10,7 +10,12 @@ import {
   comandaEmpty,
   comandaNotFound,
   emptyChange,
+  invalidMerge,
+  invalidSplit,
   itemNotFound,
+  mergeNotAbierta,
+  type MergeProblem,
+  type SplitProblem,
   productsInactive,
   productsNotFound,
 } from './comandas.errors';
@@ -22,14 +27,30 @@ import {
   type EditableField,
   type ItemChange,
   type ItemInput,
+  type MergeComandaBody,
+  type SplitComandaBody,
   type UpdateComandaBody,
 } from './dto/comanda-input.dto';
-import type { ComandaDetail, ComandaEvento, ComandaSummary } from './dto/comanda-output.dto';
+import type {
+  ComandaDetail,
+  ComandaEvento,
+  ComandaSummary,
+  SplitResult,
+} from './dto/comanda-output.dto';
 import { LIST_LIMIT_DEFAULT, type ListComandasQuery } from './dto/list-comandas.query';
 
 /** What an audit event records about a comanda before and after a transition. */
 function snapshot(c: LockedComanda) {
   return { estado: c.estado, eliminada: c.eliminada, total: Number(c.total), version: c.version };
+}
+
+/** A partial change of the table alone: the party moves (audited as `transferir`). */
+export function isTransfer(body: UpdateComandaBody): boolean {
+  return (
+    !body.action &&
+    body.id_mesa !== undefined &&
+    EDITABLE_FIELDS.every((name) => name === 'id_mesa' || body[name] === undefined)
+  );
 }
 
 function pickFields(
@@ -125,7 +146,9 @@ export class ComandasService {
     if (body.action)
       return this.transitionTo(id, body.action, expectedVersion, actor, body.motivo ?? null);
 
-    return this.change(id, 'editar', expectedVersion, async (tx, before) => {
+    // a change of the table alone is a transfer (the party moves), audited as such
+    const action = isTransfer(body) ? 'transferir' : 'editar';
+    return this.change(id, action, expectedVersion, async (tx, before) => {
       const after = await this.repository.applyChange(tx, id, { fields });
       const was = Object.fromEntries(changed.map((f) => [f, before[f as EditableField]]));
       return { after, antes: was, despues: fields, motivo: body.motivo ?? null, actor };
@@ -170,13 +193,167 @@ export class ComandasService {
     });
   }
 
-  removeItem(id: number, itemId: number, expectedVersion: number | undefined, actor: Actor) {
+  /** Voids a line; the audit entry keeps a snapshot of it and the reason. */
+  removeItem(
+    id: number,
+    itemId: number,
+    motivo: string | null,
+    expectedVersion: number | undefined,
+    actor: Actor,
+  ) {
     return this.change(id, 'quitar_item', expectedVersion, async (tx) => {
       const existing = await this.repository.item(tx, id, itemId);
       if (!existing) throw itemNotFound(id, itemId);
       await this.repository.deleteItem(tx, itemId);
       const after = await this.repository.applyChange(tx, id, {});
-      return { after, antes: this.itemSnapshot(existing), despues: null, motivo: null, actor };
+      return { after, antes: this.itemSnapshot(existing), despues: null, motivo, actor };
+    });
+  }
+
+  /**
+   * Moves quantities of lines to a new open comanda (a whole line moves, a part splits it in
+   * two keeping price, note, author and time). The source's total and version change, the new
+   * comanda starts at version 1; both get a `dividir` audit entry naming the other.
+   */
+  split(
+    id: number,
+    body: SplitComandaBody,
+    expectedVersion: number | undefined,
+    actor: Actor,
+  ): Promise<SplitResult> {
+    return this.repository.transaction(async (tx) => {
+      const before = await this.lockForChange(tx, id, 'dividir', expectedVersion);
+      const lines = new Map(
+        (await this.repository.lines(tx, id)).map((l) => [Number(l.id_deta_comanda), l]),
+      );
+      const problems: SplitProblem[] = [];
+      const seen = new Set<number>();
+      for (const { id_item, cantidad } of body.lineas) {
+        const line = lines.get(id_item);
+        if (seen.has(id_item)) problems.push({ id_item, reason: 'is listed more than once' });
+        else if (!line) problems.push({ id_item, reason: `is not a line of comanda ${id}` });
+        else if (cantidad > Number(line.cantidad))
+          problems.push({
+            id_item,
+            reason: `asks for ${cantidad} of a line of ${Number(line.cantidad)}`,
+          });
+        seen.add(id_item);
+      }
+      if (problems.length > 0) throw invalidSplit(id, problems);
+
+      const nuevaId = await this.repository.insert(tx, {
+        id_mesa: body.id_mesa !== undefined ? body.id_mesa : before.id_mesa,
+        id_usuario: before.id_usuario,
+        id_cliente: body.id_cliente ?? null,
+      });
+      const moved: (ReturnType<ComandasService['itemSnapshot']> & { dividida_de?: number })[] = [];
+      const whole: number[] = [];
+      for (const { id_item, cantidad } of body.lineas) {
+        const line = lines.get(id_item)!;
+        if (cantidad === Number(line.cantidad)) {
+          whole.push(id_item);
+          moved.push(this.itemSnapshot(line));
+        } else {
+          const part = await this.repository.splitItem(tx, id_item, cantidad, nuevaId);
+          moved.push({ ...this.itemSnapshot(part), dividida_de: id_item });
+        }
+      }
+      await this.repository.moveItems(tx, whole, nuevaId);
+      const after = await this.repository.applyChange(tx, id, {});
+      const nueva = await this.repository.refreshTotal(tx, nuevaId);
+      await this.repository.audit(tx, {
+        id_comanda: id,
+        accion: 'dividir',
+        id_usuario: actor.id_usuario,
+        motivo: null,
+        antes: snapshot(before),
+        despues: { ...snapshot(after), nueva: nuevaId, lineas: moved },
+      });
+      await this.repository.audit(tx, {
+        id_comanda: nuevaId,
+        accion: 'dividir',
+        id_usuario: actor.id_usuario,
+        motivo: null,
+        antes: null,
+        despues: {
+          ...snapshot(nueva),
+          origen: id,
+          id_mesa: nueva.id_mesa,
+          id_cliente: nueva.id_cliente,
+          lineas: moved,
+        },
+      });
+      return { origen: await this.detail(id, tx), nueva: await this.detail(nuevaId, tx) };
+    });
+  }
+
+  /**
+   * Moves every line of other open comandas into this one; each of them ends eliminada with
+   * the motivo `unida a <numero_ticket>`. All of them are locked in id order first. Every
+   * comanda touched gets a `unir` audit entry and a new version.
+   */
+  merge(
+    id: number,
+    body: MergeComandaBody,
+    expectedVersion: number | undefined,
+    actor: Actor,
+  ): Promise<ComandaDetail> {
+    return this.repository.transaction(async (tx) => {
+      const problems: MergeProblem[] = [];
+      const others = [...new Set(body.comandas)].sort((a, b) => a - b);
+      if (others.length < body.comandas.length) {
+        const twice = others.filter((o) => body.comandas.filter((c) => c === o).length > 1);
+        for (const o of twice) problems.push({ id_comanda: o, reason: 'is listed more than once' });
+      }
+      if (others.includes(id)) problems.push({ id_comanda: id, reason: 'is the target itself' });
+      const locked = new Map(
+        (await this.repository.lockAll(tx, [id, ...others])).map((c) => [Number(c.id_comanda), c]),
+      );
+      const target = locked.get(id);
+      if (!target) throw comandaNotFound(id);
+      for (const o of others)
+        if (!locked.has(o)) problems.push({ id_comanda: o, reason: 'does not exist' });
+      if (problems.length > 0) throw invalidMerge(id, problems);
+      this.checkChange(target, 'unir', expectedVersion);
+      for (const o of others) {
+        const state = stateOf(locked.get(o)!);
+        if (o !== id && state !== 'abierta') throw mergeNotAbierta(o, state);
+      }
+
+      const moved = await this.repository.moveAllItems(tx, others, id);
+      const motivo = `unida a ${target.numero_ticket}`;
+      for (const o of others) {
+        const source = locked.get(o)!;
+        const after = await this.repository.applyChange(tx, o, { eliminada: true });
+        await this.repository.audit(tx, {
+          id_comanda: o,
+          accion: 'unir',
+          id_usuario: actor.id_usuario,
+          motivo,
+          antes: snapshot(source),
+          despues: {
+            ...snapshot(after),
+            unida_a: id,
+            lineas: moved
+              .filter((line) => line.origen === String(o))
+              .map((line) => this.itemSnapshot(line)),
+          },
+        });
+      }
+      const after = await this.repository.applyChange(tx, id, {});
+      await this.repository.audit(tx, {
+        id_comanda: id,
+        accion: 'unir',
+        id_usuario: actor.id_usuario,
+        motivo: null,
+        antes: snapshot(target),
+        despues: {
+          ...snapshot(after),
+          comandas: others,
+          lineas: moved.map((line) => this.itemSnapshot(line)),
+        },
+      });
+      return this.detail(id, tx);
     });
   }
 
@@ -217,12 +394,7 @@ export class ComandasService {
     }>,
   ): Promise<ComandaDetail> {
     return this.repository.transaction(async (tx) => {
-      const before = await this.repository.lock(tx, id);
-      if (!before) throw comandaNotFound(id);
-      if (expectedVersion !== undefined && expectedVersion !== before.version) {
-        throw new StaleVersionError(before.version, expectedVersion);
-      }
-      transition(stateOf(before), action);
+      const before = await this.lockForChange(tx, id, action, expectedVersion);
       const result = await apply(tx, before);
       await this.repository.audit(tx, {
         id_comanda: id,
@@ -234,6 +406,31 @@ export class ComandasService {
       });
       return this.detail(id, tx);
     });
+  }
+
+  /** Locks the comanda's row and checks that `action` may change it now. */
+  private async lockForChange(
+    tx: Queryable,
+    id: number,
+    action: ComandaAction,
+    expectedVersion: number | undefined,
+  ): Promise<LockedComanda> {
+    const before = await this.repository.lock(tx, id);
+    if (!before) throw comandaNotFound(id);
+    this.checkChange(before, action, expectedVersion);
+    return before;
+  }
+
+  /** The version (If-Match) and the state machine, on a locked comanda. */
+  private checkChange(
+    locked: LockedComanda,
+    action: ComandaAction,
+    expectedVersion: number | undefined,
+  ): void {
+    if (expectedVersion !== undefined && expectedVersion !== locked.version) {
+      throw new StaleVersionError(locked.version, expectedVersion);
+    }
+    transition(stateOf(locked), action);
   }
 
   private async addItems(tx: Queryable, id: number, items: ItemInput[], addedBy: number | null) {

@@ -6,6 +6,7 @@ import { ApiTag } from '../common/decorators';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { IfMatch, Versioned } from '../common/http/versioned';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import {
   CancelarReservaBody,
@@ -96,6 +97,7 @@ export class ReservasController {
       ERRORS.STATEMENT_TIMEOUT,
     ],
   })
+  @Idempotent()
   async create(
     @Body() body: CreateReservaBody,
     @CurrentActor() actor: Actor,
@@ -135,6 +137,7 @@ export class ReservasController {
       RESERVA_ERRORS.MESA_ALREADY_BOOKED,
     ],
   })
+  @Idempotent()
   update(
     @Param('id', ParseIdPipe) id: number,
     @Body() body: UpdateReservaBody,
@@ -159,6 +162,7 @@ export class ReservasController {
       ERRORS.UNKNOWN_REFERENCE,
     ],
   })
+  @Idempotent()
   seat(
     @Param('id', ParseIdPipe) id: number,
     @Body() body: SentarReservaBody,
@@ -176,6 +180,7 @@ export class ReservasController {
     returns: 'The reservation, cancelada',
     errors: [...CHANGE_ERRORS, RESERVA_ERRORS.VALIDATION_FAILED],
   })
+  @Idempotent()
   cancel(
     @Param('id', ParseIdPipe) id: number,
     @Body() body: CancelarReservaBody,
@@ -193,6 +198,7 @@ export class ReservasController {
     returns: 'The reservation, no_show',
     errors: CHANGE_ERRORS,
   })
+  @Idempotent()
   noShow(
     @Param('id', ParseIdPipe) id: number,
     @IfMatch() version: number | undefined,

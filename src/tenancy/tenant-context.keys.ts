@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ContextKey } from '../common/context/request-context';
 import type { DomainError } from '../common/errors/domain-error';
 import type { Tenant } from './entities/tenant.entity';
@@ -16,4 +16,9 @@ export const TENANT_KEYS = {
   tenantError: new ContextKey<DomainError>('tenantError'),
   /** The tenant's DataSource, held for the request by the tenant guard. */
   dataSource: new ContextKey<DataSource>('dataSource'),
+  /**
+   * The request's tenant transaction, when something around the handler opened one (an
+   * idempotent write stores its answer in the transaction of its effect); repositories join it.
+   */
+  transaction: new ContextKey<EntityManager>('tenantTransaction'),
 } as const;

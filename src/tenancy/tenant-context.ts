@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { RequestContext } from '../common/context/request-context';
 import type { Tenant } from './entities/tenant.entity';
 import { TenantContextMissingError } from './tenancy.errors';
@@ -33,9 +33,35 @@ export class TenantContext {
     return dataSource;
   }
 
-  /** A TypeORM repository of an entity registered with registerTenantEntities, on this tenant. */
+  /**
+   * A TypeORM repository of an entity registered with registerTenantEntities, on this tenant
+   * (in the request's tenant transaction when there is one).
+   */
   repository<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {
-    return this.dataSource.getRepository(entity);
+    return (this.transaction ?? this.dataSource.manager).getRepository(entity);
+  }
+
+  /**
+   * The transaction of the tenant database that surrounds the request's work, when one does
+   * (see `withinTransaction`); TenantRepository.transaction joins it instead of opening its own.
+   */
+  get transaction(): EntityManager | undefined {
+    return RequestContext.get(TENANT_KEYS.transaction);
+  }
+
+  /**
+   * Runs `work` with `tx` as the request's tenant transaction: every repository transaction
+   * opened meanwhile joins it, so the whole of `work` commits or rolls back with it. The
+   * caller owns `tx` (it begins, commits or rolls it back).
+   */
+  async withinTransaction<T>(tx: EntityManager, work: () => Promise<T>): Promise<T> {
+    const outer = RequestContext.get(TENANT_KEYS.transaction);
+    RequestContext.set(TENANT_KEYS.transaction, tx);
+    try {
+      return await work();
+    } finally {
+      RequestContext.set<EntityManager | undefined>(TENANT_KEYS.transaction, outer);
+    }
   }
 
   /** Whether a tenant is set (for code that runs both inside and outside tenant requests). */

@@ -18,8 +18,9 @@ import { TenantContext } from './tenant-context';
 export abstract class TenantRepository {
   constructor(protected readonly tenant: TenantContext) {}
 
+  /** The tenant database; inside a request's tenant transaction, that transaction. */
   protected get db(): Queryable {
-    return this.tenant.dataSource;
+    return this.tenant.transaction ?? this.tenant.dataSource;
   }
 
   protected repository<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {
@@ -29,7 +30,8 @@ export abstract class TenantRepository {
   /**
    * Runs `work` in one transaction of the tenant database (rolled back if it throws); with
    * `within`, in that caller's transaction instead (another module's change that includes this
-   * one commits or rolls back both).
+   * one commits or rolls back both). Inside a request whose work already runs in a tenant
+   * transaction (TenantContext.withinTransaction: an idempotent write), it joins that one.
    */
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T>;
   transaction<T>(
@@ -40,8 +42,8 @@ export abstract class TenantRepository {
     first: EntityManager | undefined | ((tx: EntityManager) => Promise<T>),
     second?: (tx: EntityManager) => Promise<T>,
   ): Promise<T> {
-    if (typeof first === 'function') return this.tenant.dataSource.transaction(first);
-    const work = second!;
-    return first ? work(first) : this.tenant.dataSource.transaction(work);
+    const work = typeof first === 'function' ? first : second!;
+    const within = (typeof first === 'function' ? undefined : first) ?? this.tenant.transaction;
+    return within ? work(within) : this.tenant.dataSource.transaction(work);
   }
 }

@@ -74,6 +74,9 @@ describe('token CLI (npm run token)', () => {
       permissions: [
         'comandas:read',
         'comandas:write',
+        'comandas:split',
+        'comandas:merge',
+        'comandas:transfer',
         'reservas:read',
         'reservas:write',
         'reservas:seat',

@@ -293,8 +293,11 @@ describe('comandas', () => {
     it('refuses field changes once closed or deleted', async () => {
       const { id_comanda: id } = await openComanda();
       await api.put(`/comandas/${id}`, { action: 'cerrar' }).expect(200);
-      const closed = await api.put(`/comandas/${id}`, { id_mesa: 2 }).expect(409);
+      const closed = await api.put(`/comandas/${id}`, { observacion: 'x' }).expect(409);
       expect(closed.body.detail).toEqual({ estado: 'cerrada', action: 'editar' });
+      // the table alone is a transfer, refused the same way
+      const moved = await api.put(`/comandas/${id}`, { id_mesa: 2 }).expect(409);
+      expect(moved.body.detail).toEqual({ estado: 'cerrada', action: 'transferir' });
       await api.delete(`/comandas/${id}`).expect(200);
       const deleted = await api.put(`/comandas/${id}`, { observacion: 'x' }).expect(409);
       expect(deleted.body.detail).toEqual({ estado: 'eliminada', action: 'editar' });

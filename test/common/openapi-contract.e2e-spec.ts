@@ -169,6 +169,65 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(200, 'delete', `/comandas/${emptyId}`, { json: { motivo: 'cliente se retiró' } });
   await s.call(404, 'delete', '/comandas/999999');
 
+  // floor operations: split, merge, idempotent writes
+  const floor = await s.call(201, 'post', '/comandas', {
+    json: {
+      id_mesa: MENU.mesas[0],
+      items: [
+        { id_producto: MENU.ceviche.id, cantidad: 3 },
+        { id_producto: MENU.lomo.id, cantidad: 1 },
+      ],
+    },
+    headers: { 'Idempotency-Key': 'sweep-floor' },
+  });
+  const floorId = floor.body.id_comanda as number;
+  await s.call(201, 'post', '/comandas', {
+    json: {
+      id_mesa: MENU.mesas[0],
+      items: [
+        { id_producto: MENU.ceviche.id, cantidad: 3 },
+        { id_producto: MENU.lomo.id, cantidad: 1 },
+      ],
+    },
+    headers: { 'Idempotency-Key': 'sweep-floor' },
+    label: 'replayed',
+  });
+  await s.call(422, 'post', '/comandas', {
+    json: { id_mesa: MENU.mesas[1] },
+    headers: { 'Idempotency-Key': 'sweep-floor' },
+  });
+  await s.call(400, 'post', '/comandas', {
+    json: {},
+    headers: { 'Idempotency-Key': 'con espacio' },
+  });
+  const floorLines = floor.body.lineas as { id_item: number }[];
+  const split = await s.call(201, 'post', `/comandas/${floorId}/split`, {
+    json: { lineas: [{ id_item: floorLines[0].id_item, cantidad: 1 }], id_mesa: MENU.mesas[1] },
+  });
+  const nuevaId = (split.body.nueva as { id_comanda: number }).id_comanda;
+  await s.call(400, 'post', `/comandas/${floorId}/split`, {
+    json: { lineas: [{ id_item: floorLines[0].id_item, cantidad: 9 }] },
+  });
+  await s.call(400, 'post', `/comandas/${floorId}/split`, { json: { lineas: [] } });
+  await s.call(404, 'post', '/comandas/999999/split', {
+    json: { lineas: [{ id_item: 1, cantidad: 1 }] },
+  });
+  await s.call(412, 'post', `/comandas/${floorId}/split`, {
+    headers: { 'If-Match': '"1"' },
+    json: { lineas: [{ id_item: floorLines[0].id_item, cantidad: 1 }] },
+  });
+  await s.call(400, 'post', `/comandas/${floorId}/merge`, { json: { comandas: [999999] } });
+  await s.call(400, 'post', `/comandas/${floorId}/merge`, { json: { comandas: 'x' } });
+  await s.call(404, 'post', '/comandas/999999/merge', { json: { comandas: [nuevaId] } });
+  await s.call(200, 'post', `/comandas/${floorId}/merge`, { json: { comandas: [nuevaId] } });
+  await s.call(409, 'post', `/comandas/${floorId}/merge`, {
+    json: { comandas: [nuevaId] },
+    label: 'merged already',
+  });
+  await s.call(200, 'delete', `/comandas/${floorId}/items/${floorLines[1].id_item}`, {
+    json: { motivo: 'se quemó' },
+  });
+
   // reservas (tomorrow in the tenants' zone: a booking is never for a day already past)
   const manana = addDays(todayIn('America/Lima'), 1);
   await s.call(200, 'get', `/reservas?fecha=${manana}&estado=pendiente&limit=5`);

@@ -64,6 +64,15 @@ export class ContractClient {
     if (path === '/api/v1/reservas' && res.status === 201 && typeof body?.id_reserva === 'number') {
       this.booked.add(body.id_reserva);
     }
+    // a split opens a new comanda
+    const nueva = (res.body as { nueva?: { id_comanda?: unknown } } | undefined)?.nueva;
+    if (
+      /^\/api\/v1\/comandas\/\d+\/split$/.test(path) &&
+      res.status === 201 &&
+      typeof nueva?.id_comanda === 'number'
+    ) {
+      this.created.add(nueva.id_comanda);
+    }
     // seating a reserva opens a comanda on its table
     if (
       /^\/api\/v1\/reservas\/\d+\/sentar$/.test(path) &&

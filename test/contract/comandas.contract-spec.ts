@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { expectError, expectStatus, type ContractClient } from './client';
 import { discoverData, type ContractData } from './data';
@@ -713,13 +714,17 @@ describe('comandas contract (docs/comandas.md), over HTTP', () => {
         version: 3,
       });
 
-      const edits = (await events(c.id_comanda)).filter((e) => e.accion === 'editar');
-      expect(edits.map((e) => [e.antes, e.despues])).toEqual([
+      // a change of the table alone is a transfer (docs/comandas.md, split, merge, transfer)
+      const edits = (await events(c.id_comanda)).filter((e) =>
+        ['editar', 'transferir'].includes(e.accion),
+      );
+      expect(edits.map((e) => [e.accion, e.antes, e.despues])).toEqual([
         [
+          'editar',
           { id_mesa: data.mesa.id, observacion: tag },
           { id_mesa: null, observacion: `${tag} (para llevar)` },
         ],
-        [{ id_mesa: null }, { id_mesa: data.mesa.id }],
+        ['transferir', { id_mesa: null }, { id_mesa: data.mesa.id }],
       ]);
     });
 
@@ -868,6 +873,85 @@ describe('comandas contract (docs/comandas.md), over HTTP', () => {
 
     it('answers 404 COMANDA_NOT_FOUND for an unknown comanda', async () => {
       expectError(await api.get(`/comandas/${UNKNOWN_ID}/eventos`), 404, 'COMANDA_NOT_FOUND');
+    });
+  });
+
+  describe('floor operations: Idempotency-Key, split, merge, transfer', () => {
+    it('a retry with the same Idempotency-Key gets the first answer and changes nothing', async () => {
+      const c = await open({ cantidad: 1 });
+      const key = { 'Idempotency-Key': randomUUID() };
+      const line = { id_producto: data.product.id, cantidad: 1, nota: 'contract suite' };
+      const first = await api.post(`/comandas/${c.id_comanda}/items`, line, { headers: key });
+      expectStatus(first, 201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      const again = await api.post(`/comandas/${c.id_comanda}/items`, line, { headers: key });
+      expectStatus(again, 201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.text).toBe(first.text);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      const now = await api.get(`/comandas/${c.id_comanda}`);
+      expect((now.body as Detail).lineas).toHaveLength(2);
+      expect((now.body as Detail).version).toBe(2);
+
+      const other = await api.post(
+        `/comandas/${c.id_comanda}/items`,
+        { ...line, cantidad: 2 },
+        { headers: key },
+      );
+      expectError(other, 422, 'IDEMPOTENCY_KEY_REUSED');
+      const bad = await api.post(
+        '/comandas',
+        { observacion: contract.tag },
+        {
+          headers: { 'Idempotency-Key': 'con espacio' },
+        },
+      );
+      expectError(bad, 400, 'IDEMPOTENCY_KEY_INVALID');
+    });
+
+    it('splits part of a line to a new comanda and merges it back', async () => {
+      const c = await open({ cantidad: 3 });
+      const split = await api.post(
+        `/comandas/${c.id_comanda}/split`,
+        { lineas: [{ id_item: c.lineas[0].id_item, cantidad: 1 }] },
+        { headers: { 'If-Match': `"${c.version}"` } },
+      );
+      expectStatus(split, 201);
+      const { origen, nueva } = split.body as { origen: Detail; nueva: Detail };
+      expect(split.headers.location).toBe(`/api/v1/comandas/${nueva.id_comanda}`);
+      expect(origen.lineas.map((l) => l.cantidad)).toEqual([2]);
+      expect(nueva).toMatchObject({ estado: 'abierta', version: 1, id_mesa: data.mesa.id });
+      expect(nueva.lineas.map((l) => [l.id_producto, l.cantidad])).toEqual([[data.product.id, 1]]);
+      expect(origen.total + nueva.total).toBeCloseTo(c.total, 2);
+
+      const merged = await api.post(`/comandas/${c.id_comanda}/merge`, {
+        comandas: [nueva.id_comanda],
+      });
+      expectStatus(merged, 200);
+      expect((merged.body as Detail).lineas.reduce((n, l) => n + l.cantidad, 0)).toBe(3);
+      expect((merged.body as Detail).total).toBeCloseTo(c.total, 2);
+      const gone = await api.get(`/comandas/${nueva.id_comanda}`);
+      expect(gone.body).toMatchObject({ eliminada: true, lineas: [] });
+      const trail = await events(nueva.id_comanda);
+      expect(trail.map((e) => e.accion)).toEqual(['dividir', 'unir']);
+      expect(trail[1].motivo).toBe(`unida a ${c.numero_ticket}`);
+
+      const again = await api.post(`/comandas/${c.id_comanda}/merge`, {
+        comandas: [nueva.id_comanda],
+      });
+      expectError(again, 409, 'INVALID_TRANSITION');
+    });
+
+    it('a change of the table alone is a transfer in the audit trail', async () => {
+      const c = await open();
+      const moved = await put(c.id_comanda, { id_mesa: data.mesa.id });
+      expectStatus(moved, 200);
+      const [last] = (await events(c.id_comanda)).slice(-1);
+      expect(last).toMatchObject({
+        accion: 'transferir',
+        antes: { id_mesa: data.mesa.id },
+        despues: { id_mesa: data.mesa.id },
+      });
     });
   });
 

@@ -1,4 +1,4 @@
-import type request from 'supertest';
+import request from 'supertest';
 import { addDays, todayIn } from '../../src/common/time';
 import { authedApi, seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
 import { MENU, seedMenu, tenantApi, type TenantApi } from '../support/fixtures';
@@ -678,6 +678,32 @@ describe('reservas', () => {
         });
       }
     });
+  });
+
+  it('a retried booking or seating with the same Idempotency-Key acts once', async () => {
+    const post = (path: string, body: object, key: string) =>
+      request(t.http)
+        .post(`/api/v1${path}`)
+        .set('X-Tenant-ID', 'casa')
+        .set('Idempotency-Key', key)
+        .send(body);
+    const reservas = await count(t, 'casa', 'reservas');
+    const booking = { nombre: 'Familia Retry', personas: 2, fecha: day(3), hora: '13:00' };
+    const first = await post('/reservas', booking, 'reserva-retry');
+    const again = await post('/reservas', booking, 'reserva-retry');
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(await count(t, 'casa', 'reservas')).toBe(reservas + 1);
+
+    const comandas = await count(t, 'casa', 'comandas');
+    const id = (first.body as Reserva).id_reserva;
+    const seat = await post(`/reservas/${id}/sentar`, { id_mesa: 2 }, 'sentar-retry');
+    const seatAgain = await post(`/reservas/${id}/sentar`, { id_mesa: 2 }, 'sentar-retry');
+    expect([seat.status, seatAgain.status]).toEqual([200, 200]);
+    expect(seatAgain.headers['idempotent-replayed']).toBe('true');
+    expect(seatAgain.body.id_comanda).toBe(seat.body.id_comanda);
+    expect(await count(t, 'casa', 'comandas')).toBe(comandas + 1);
   });
 
   it('tenant B cannot see or change tenant A’s reservation', async () => {

@@ -24,12 +24,16 @@ interface RouteCase {
 interface PreparedComanda {
   id: number;
   itemId: number;
+  /** A second open comanda (to merge into the first). */
+  other?: number;
 }
 
 const ALL: Role[] = ['admin', 'cajero', 'mozo', 'cocina', 'sinRol'];
 const READERS: Role[] = ['admin', 'cajero', 'mozo', 'cocina'];
 const WAITERS: Role[] = ['admin', 'mozo'];
 const CASHIERS: Role[] = ['admin', 'cajero'];
+/** Split, merge and transfer: the floor's waiters and the cashier at the till, not the kitchen. */
+const FLOOR: Role[] = ['admin', 'cajero', 'mozo'];
 const ADMIN: Role[] = ['admin'];
 
 async function comanda(admin: Api, then: ('cerrar' | 'eliminar')[] = []): Promise<PreparedComanda> {
@@ -116,6 +120,31 @@ const CASES: RouteCase[] = [
     status: 200,
     prepare: (admin) => comanda(admin),
     call: (api, s) => api.delete(`/comandas/${s.id}/items/${s.itemId}`),
+  },
+  {
+    route: 'PUT /comandas/:id {id_mesa} (transfer)',
+    permission: 'comandas:transfer',
+    allowed: FLOOR,
+    status: 200,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) => api.put(`/comandas/${s.id}`, { id_mesa: 3 }),
+  },
+  {
+    route: 'POST /comandas/:id/split',
+    permission: 'comandas:split',
+    allowed: FLOOR,
+    status: 201,
+    prepare: (admin) => comanda(admin),
+    call: (api, s) =>
+      api.post(`/comandas/${s.id}/split`, { lineas: [{ id_item: s.itemId, cantidad: 1 }] }),
+  },
+  {
+    route: 'POST /comandas/:id/merge',
+    permission: 'comandas:merge',
+    allowed: FLOOR,
+    status: 200,
+    prepare: async (admin) => ({ ...(await comanda(admin)), other: (await comanda(admin)).id }),
+    call: (api, s) => api.post(`/comandas/${s.id}/merge`, { comandas: [s.other] }),
   },
   {
     route: 'PUT /comandas/:id {action: cerrar}',

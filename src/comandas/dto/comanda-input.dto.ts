@@ -2,6 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
   IsIn,
   IsInt,
   IsNumber,
@@ -175,4 +178,83 @@ export class DeleteComandaBody {
   @IsString()
   @MaxLength(NOTE_MAX)
   motivo?: string;
+}
+
+/** A quantity of a line to move to the new comanda of a split. */
+export class SplitLine {
+  @ApiProperty({ type: 'integer', minimum: 1, example: 12, description: 'A line of the comanda' })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  id_item!: number;
+
+  @ApiProperty({
+    type: Number,
+    minimum: 0.001,
+    maximum: MAX_CANTIDAD,
+    example: 1,
+    description: 'How much of the line moves: all of it moves the line, less splits it in two',
+  })
+  @IsNumber({ maxDecimalPlaces: 3, allowNaN: false, allowInfinity: false })
+  @Min(0.001)
+  @Max(MAX_CANTIDAD)
+  cantidad!: number;
+}
+
+/** POST /comandas/:id/split: what moves to a new open comanda, and where that one sits. */
+export class SplitComandaBody {
+  @ApiProperty({ type: [SplitLine], minItems: 1, maxItems: 200 })
+  @IsDefined({ message: 'lineas is required' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => SplitLine)
+  lineas!: SplitLine[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    example: 5,
+    description: 'Table of the new comanda (default: the same table)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  id_mesa?: number | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    example: null,
+    description: 'Customer of the new comanda (default: none)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  id_cliente?: number | null;
+}
+
+/** POST /comandas/:id/merge: the open comandas whose lines move into this one. */
+export class MergeComandaBody {
+  @ApiProperty({
+    type: 'integer',
+    isArray: true,
+    minItems: 1,
+    maxItems: 50,
+    example: [302, 305],
+    description: 'Ids of open comandas; each ends eliminada with motivo "unida a {numero_ticket}"',
+  })
+  @IsDefined({ message: 'comandas is required' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(Number.MAX_SAFE_INTEGER, { each: true })
+  comandas!: number[];
 }

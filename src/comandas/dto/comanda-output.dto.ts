@@ -1,3 +1,4 @@
+import { COMANDA_ACTIONS } from '../comanda-state';
 import { ApiProperty } from '@nestjs/swagger';
 
 export class ComandaSummary {
@@ -53,19 +54,7 @@ export class ComandaDetail extends ComandaSummary {
 
 export class ComandaEvento {
   @ApiProperty({ example: 591 }) id_evento!: number;
-  @ApiProperty({
-    enum: [
-      'crear',
-      'abrir',
-      'cerrar',
-      'editar',
-      'eliminar',
-      'restaurar',
-      'agregar_item',
-      'modificar_item',
-      'quitar_item',
-    ],
-  })
+  @ApiProperty({ enum: ['crear', ...COMANDA_ACTIONS] })
   accion!: string;
   @ApiProperty({ example: null, nullable: true, type: Number, description: 'Actor, when known' })
   id_usuario!: number | null;
@@ -77,4 +66,12 @@ export class ComandaEvento {
   @ApiProperty({ example: { estado: 'cerrada', total: 64 }, nullable: true, type: Object })
   despues!: unknown;
   @ApiProperty({ example: '2026-11-22T13:30:00-05:00' }) fec_evento!: string;
+}
+
+/** The answer of a split: the comanda split and the new one, both as details. */
+export class SplitResult {
+  @ApiProperty({ type: ComandaDetail, description: 'The comanda split, without what moved' })
+  origen!: ComandaDetail;
+  @ApiProperty({ type: ComandaDetail, description: 'The new open comanda, with what moved' })
+  nueva!: ComandaDetail;
 }

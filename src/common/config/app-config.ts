@@ -194,6 +194,13 @@ export class AppConfig {
   UPLOAD_MAX_BYTES = 104_857_600;
 
   /**
+   * How long the answer of a write sent with an Idempotency-Key is kept (a retry within it gets
+   * that answer again); expired keys are purged (docs/comandas.md, idempotent writes).
+   */
+  @EnvInt(1, 720)
+  IDEMPOTENCY_TTL_HOURS = 24;
+
+  /**
    * Two pendiente reservations of one table must start at least this many minutes apart (409
    * MESA_ALREADY_BOOKED otherwise, docs/reservas.md); 0: no such rule.
    */

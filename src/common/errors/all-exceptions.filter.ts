@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { ReplayedResponse } from '../http/replayed-response';
 import { isRouteNotFound, unroutedAnswer } from '../http/route-not-found';
 import { RouteTable } from '../http/route-table';
 import { AppLogger, type Logger } from '../logging/logger';
@@ -66,10 +67,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = ctx.getResponse<Response>();
     const request = ctx.getRequest<Request & { id?: unknown }>();
     if (response.headersSent) return;
+    if (exception instanceof ReplayedResponse) {
+      exception.send(response);
+      return;
+    }
 
     const error = isRouteNotFound(exception, request)
       ? unroutedAnswer(request, this.routes)
-      : this.toDomainError(exception);
+      : domainErrorOf(exception);
     const envelope = toEnvelope(error, typeof request.id === 'string' ? request.id : undefined);
 
     if (error.status === 500 || (error.status > 500 && !(exception instanceof DomainError))) {
@@ -83,59 +88,64 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     sendError(response, error, envelope);
   }
+}
 
-  private toDomainError(exception: unknown): DomainError {
-    if (exception instanceof DomainError) return exception;
-    // Nest wraps body-parser errors (bad JSON, too large) in an HttpException with a cause
-    const bodyParser = this.fromBodyParserError(
-      exception instanceof HttpException ? exception.cause : exception,
-    );
-    if (bodyParser) return bodyParser;
-    if (exception instanceof HttpException) return this.fromHttpException(exception);
-    const translated = translatePgError(exception);
-    if (translated) return translated;
-    return new InternalError();
-  }
+/**
+ * What any exception thrown on a request path answers: a DomainError as it is; Nest's HTTP
+ * exceptions (validation) and the body parser's errors with their status; a PostgreSQL error
+ * translated (constraint 400, timeout and outage 503); anything else 500.
+ */
+export function domainErrorOf(exception: unknown): DomainError {
+  if (exception instanceof DomainError) return exception;
+  // Nest wraps body-parser errors (bad JSON, too large) in an HttpException with a cause
+  const bodyParser = fromBodyParserError(
+    exception instanceof HttpException ? exception.cause : exception,
+  );
+  if (bodyParser) return bodyParser;
+  if (exception instanceof HttpException) return fromHttpException(exception);
+  const translated = translatePgError(exception);
+  if (translated) return translated;
+  return new InternalError();
+}
 
-  private fromHttpException(exception: HttpException): DomainError {
-    const status = exception.getStatus();
-    const body = exception.getResponse();
-    let message = exception.message;
-    let code = codeForStatus(status);
-    let detail: unknown;
-    if (typeof body === 'object' && body !== null) {
-      const b = body as HttpErrorBody;
-      if (Array.isArray(b.message)) {
-        // ValidationPipe: a list of violations
-        message = 'Validation failed';
-        detail = b.message;
-      } else if (typeof b.message === 'string') {
-        message = b.message;
-      }
-      if (typeof b.code === 'string') code = b.code;
-      if (b.detail !== undefined) detail = b.detail;
-    } else if (typeof body === 'string') {
-      message = body;
+function fromHttpException(exception: HttpException): DomainError {
+  const status = exception.getStatus();
+  const body = exception.getResponse();
+  let message = exception.message;
+  let code = codeForStatus(status);
+  let detail: unknown;
+  if (typeof body === 'object' && body !== null) {
+    const b = body as HttpErrorBody;
+    if (Array.isArray(b.message)) {
+      // ValidationPipe: a list of violations
+      message = 'Validation failed';
+      detail = b.message;
+    } else if (typeof b.message === 'string') {
+      message = b.message;
     }
-    if (status >= 500) message = 'Internal server error; the request id identifies it in the logs';
-    return new DomainError({ status, code, message, detail });
+    if (typeof b.code === 'string') code = b.code;
+    if (b.detail !== undefined) detail = b.detail;
+  } else if (typeof body === 'string') {
+    message = body;
   }
+  if (status >= 500) message = 'Internal server error; the request id identifies it in the logs';
+  return new DomainError({ status, code, message, detail });
+}
 
-  private fromBodyParserError(exception: unknown): DomainError | undefined {
-    if (typeof exception !== 'object' || exception === null) return undefined;
-    const e = exception as BodyParserError;
-    const type = typeof e.type === 'string' ? e.type : undefined;
-    const status =
-      typeof e.status === 'number'
-        ? e.status
-        : typeof e.statusCode === 'number'
-          ? e.statusCode
-          : undefined;
-    if (!type || !status || !(type in BODY_PARSER_MESSAGES)) return undefined;
-    return new DomainError({
-      status,
-      code: codeForStatus(status),
-      message: BODY_PARSER_MESSAGES[type],
-    });
-  }
+function fromBodyParserError(exception: unknown): DomainError | undefined {
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const e = exception as BodyParserError;
+  const type = typeof e.type === 'string' ? e.type : undefined;
+  const status =
+    typeof e.status === 'number'
+      ? e.status
+      : typeof e.statusCode === 'number'
+        ? e.statusCode
+        : undefined;
+  if (!type || !status || !(type in BODY_PARSER_MESSAGES)) return undefined;
+  return new DomainError({
+    status,
+    code: codeForStatus(status),
+    message: BODY_PARSER_MESSAGES[type],
+  });
 }

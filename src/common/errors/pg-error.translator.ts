@@ -7,6 +7,13 @@ import {
 } from './domain-error';
 
 /**
+ * SQLSTATEs of a conflict that passes by itself (a serialization failure, a deadlock, a lock not
+ * available): answered 409, but not a verdict on the request. An idempotent write does not keep
+ * them as its key's answer, so its retry runs again.
+ */
+export const TRANSIENT_SQLSTATES: ReadonlySet<string> = new Set(['40001', '40P01', '55P03']);
+
+/**
  * The one place that inspects PostgreSQL driver errors: `pgErrorInfo` reads them (the only
  * reader of SQLSTATEs in the service) and `translatePgError` maps a SQLSTATE to a domain error.
  * https://www.postgresql.org/docs/current/errcodes-appendix.html
@@ -247,6 +254,7 @@ function translateSqlState(code: string, pg: PgErrorInfo): DomainError | undefin
     case '40001': // serialization_failure
     case '40P01': // deadlock_detected
     case '55P03': // lock_not_available
+      // TRANSIENT_SQLSTATES: the same request may well succeed when sent again
       return new ConflictError('the row is being changed by another request, retry', code);
     case '57014': // query_canceled (statement_timeout)
       return new ServiceUnavailableError('the query took too long and was cancelled', code, 1);

@@ -5,6 +5,7 @@ import { StoreFunctionsCompras1764200000001 } from './1764200000001-store-functi
 import { StoreFunctionsAsistencia1764200000002 } from './1764200000002-store-functions-asistencia';
 import { StoreFunctionsReports1764200000003 } from './1764200000003-store-functions-reports';
 import { Reservas1764400000000 } from './1764400000000-reservas';
+import { FloorOperations1764500000000 } from './1764500000000-floor-operations';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -14,4 +15,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   StoreFunctionsAsistencia1764200000002,
   StoreFunctionsReports1764200000003,
   Reservas1764400000000,
+  FloorOperations1764500000000,
 ];

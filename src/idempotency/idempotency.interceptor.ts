@@ -1,0 +1,220 @@
+import {
+  Inject,
+  Injectable,
+  RequestMethod,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import type { EntityManager } from 'typeorm';
+import type { RequestWithUser } from '../auth/auth.decorators';
+import type { AppConfig } from '../common/config/app-config';
+import { APP_CONFIG } from '../common/config/config.tokens';
+import { domainErrorOf, toEnvelope } from '../common/errors/all-exceptions.filter';
+import { DomainError } from '../common/errors/domain-error';
+import { TRANSIENT_SQLSTATES } from '../common/errors/pg-error.translator';
+import { etagOf } from '../common/http/etag';
+import { AppLogger, type Logger } from '../common/logging/logger';
+import { ReplayedResponse } from '../common/http/replayed-response';
+import { TenantContext } from '../tenancy/tenant-context';
+import {
+  fingerprintOf,
+  IDEMPOTENCY_KEY_HEADER,
+  parseIdempotencyKey,
+  REPLAYED_HEADER,
+} from './idempotency-key';
+import { IdempotencyRepository, type StoredAnswer } from './idempotency.repository';
+
+/** How often (per tenant and instance) a write also purges the expired keys. */
+const PURGE_EVERY_MS = 10 * 60_000;
+/** The savepoint that separates the request's effect from the key's lock and answer. */
+const EFFECT = 'idempotent_effect';
+
+/** 409 IDEMPOTENCY_KEY_IN_USE: the first request with the key has not finished yet. */
+class KeyInUseError extends DomainError {
+  constructor() {
+    super({
+      status: 409,
+      code: 'IDEMPOTENCY_KEY_IN_USE',
+      message: 'A request with this Idempotency-Key is still running',
+      detail: { retryAfterSeconds: 1 },
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
+
+/** 422 IDEMPOTENCY_KEY_REUSED: the key was used for another request. */
+class KeyReusedError extends DomainError {
+  constructor(method: string, route: string) {
+    super({
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This Idempotency-Key was used for another request',
+      detail: { method, route },
+    });
+  }
+}
+
+/**
+ * Idempotent writes (docs/comandas.md): with an `Idempotency-Key`, the route's effect and its
+ * answer are stored in one transaction of the tenant database, so a retry of the same request
+ * gets the first answer again (`Idempotent-Replayed: true`) and never makes a second effect.
+ *
+ * 1. The key is taken with a transaction-scoped advisory lock that does not wait: a second
+ *    request with the key while the first runs (on any instance) gets 409 IN_USE.
+ * 2. A stored answer for the key: the same request is answered with it, another gets 422.
+ * 3. Otherwise the handler runs inside that transaction (repositories join it, see
+ *    TenantContext.withinTransaction), after a savepoint. A 2xx answer is stored and committed
+ *    with the effect; a 4xx rolls the effect back to the savepoint and stores the error (a
+ *    retry gets the same refusal); a 5xx, or a 409 of a transient database conflict (deadlock,
+ *    serialization failure), rolls everything back and stores nothing, so the client may retry.
+ *
+ * Without the header the route runs as it always does.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  /** When each tenant's expired keys were last purged by this instance. */
+  private readonly purgedAt = new Map<string, number>();
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly repository: IdempotencyRepository,
+    private readonly tenant: TenantContext,
+    private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    logger: AppLogger,
+  ) {
+    this.logger = logger.child('Idempotency');
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<RequestWithUser & { id?: unknown }>();
+    const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]);
+    if (key === undefined) return next.handle();
+    return from(this.once(context, next, request, key));
+  }
+
+  private async once(
+    context: ExecutionContext,
+    next: CallHandler,
+    request: RequestWithUser & { id?: unknown },
+    key: string,
+  ): Promise<unknown> {
+    const route = `${request.baseUrl}${(request.route as { path?: string } | undefined)?.path ?? request.path}`;
+    const user = request.user?.id_usuario ?? 0;
+    const fingerprint = fingerprintOf({
+      method: request.method,
+      route,
+      params: request.params,
+      query: request.query,
+      body: request.body,
+    });
+
+    const runner = this.tenant.dataSource.createQueryRunner();
+    const identity = { key, user, fingerprint, route, method: request.method };
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const tx = runner.manager;
+      if (!(await this.repository.tryLock(tx, key, user))) throw new KeyInUseError();
+      const stored = await this.repository.find(tx, key, user);
+      if (stored) {
+        if (stored.huella !== fingerprint) throw new KeyReusedError(request.method, route);
+        throw this.replay(stored);
+      }
+
+      await tx.query(`SAVEPOINT ${EFFECT}`);
+      let result: unknown;
+      try {
+        result = await this.tenant.withinTransaction(tx, () => lastValueFrom(next.handle()));
+      } catch (error) {
+        const refusal = domainErrorOf(error);
+        // a 5xx or a conflict that passes by itself (a deadlock): nothing is stored and
+        // everything rolls back (finally), so the client's retry runs again
+        if (refusal.status >= 500 || TRANSIENT_SQLSTATES.has(refusal.code)) throw error;
+        // a refusal: nothing of the effect stays, the refusal is the key's answer
+        await tx.query(`ROLLBACK TO SAVEPOINT ${EFFECT}`);
+        const requestId = typeof request.id === 'string' ? request.id : undefined;
+        const body = toEnvelope(refusal, requestId);
+        await this.save(tx, identity, { status: refusal.status, body, etag: null, location: null });
+        await runner.commitTransaction();
+        throw error;
+      }
+
+      const response = context.switchToHttp().getResponse<Response>();
+      const version = (result as { version?: unknown } | null)?.version;
+      const location = response.getHeader('Location');
+      await this.save(tx, identity, {
+        status: this.successStatus(context, request),
+        body: result ?? null,
+        etag: typeof version === 'number' ? etagOf(version) : null,
+        location: typeof location === 'string' ? location : null,
+      });
+      await runner.commitTransaction();
+      await this.purgeNow();
+      return result;
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+  }
+
+  private async save(
+    tx: EntityManager,
+    request: { key: string; user: number; fingerprint: string; route: string; method: string },
+    answer: { status: number; body: unknown; etag: string | null; location: string | null },
+  ): Promise<void> {
+    await this.repository.store(
+      tx,
+      {
+        clave: request.key,
+        id_usuario: request.user,
+        huella: request.fingerprint,
+        metodo: request.method,
+        ruta: request.route,
+        estado_http: answer.status,
+        cuerpo: answer.body === null ? null : JSON.stringify(answer.body),
+        etag: answer.etag,
+        location: answer.location,
+      },
+      this.config.IDEMPOTENCY_TTL_HOURS,
+    );
+  }
+
+  /** The stored answer, sent again by the exception filter (the handler does not run). */
+  private replay(stored: StoredAnswer): ReplayedResponse {
+    const headers: Record<string, string> = { [REPLAYED_HEADER]: 'true' };
+    if (stored.etag) headers.ETag = stored.etag;
+    if (stored.location) headers.Location = stored.location;
+    return new ReplayedResponse(stored.estado_http, stored.cuerpo, headers);
+  }
+
+  /** The status Nest will send for the handler's result: its @HttpCode, else 201 for POST. */
+  private successStatus(context: ExecutionContext, request: Request): number {
+    const code = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler());
+    if (code !== undefined) return code;
+    return request.method === RequestMethod[RequestMethod.POST] ? 201 : 200;
+  }
+
+  /**
+   * Purges the tenant's expired keys when this instance has not for PURGE_EVERY_MS. The write
+   * is committed already: a failed purge is logged, and the next write tries again.
+   */
+  private async purgeNow(): Promise<void> {
+    const slug = this.tenant.tenant.slug;
+    const now = Date.now();
+    if (now - (this.purgedAt.get(slug) ?? 0) < PURGE_EVERY_MS) return;
+    this.purgedAt.set(slug, now);
+    try {
+      const purged = await this.repository.purgeExpired();
+      if (purged > 0) this.logger.info({ purged }, 'expired idempotency keys purged');
+    } catch (error) {
+      this.purgedAt.delete(slug);
+      this.logger.warn({ err: error }, 'purging the expired idempotency keys failed');
+    }
+  }
+}
