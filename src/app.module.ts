@@ -17,6 +17,7 @@ import { AppLogger, type Logger } from './common/logging/logger';
 import { FeatureGuard } from './tenancy/feature.guard';
 import { BodyTypeInterceptor } from './common/http/body-type';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { rateLimitStorage } from './rate-limit/redis-rate-limit.storage';
 import { RouteTable } from './common/http/route-table';
 import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor';
 import { CONTROL_ENTITIES } from './control-entities';
@@ -51,6 +52,7 @@ export interface AppModuleOptions {
 @Module({})
 export class AppModule implements NestModule {
   static forRoot({ config, target, imports = [], logger }: AppModuleOptions): DynamicModule {
+    const appLogger = new AppLogger(logger);
     return {
       module: AppModule,
       imports: [
@@ -65,6 +67,8 @@ export class AppModule implements NestModule {
             { ttl: config.RATE_LIMIT_WINDOW_MS, limit: Math.max(1, config.RATE_LIMIT_MAX) },
           ],
           skipIf: () => config.RATE_LIMIT_MAX === 0,
+          // REDIS_URL: counts shared by every instance, failing open; unset: in memory
+          storage: rateLimitStorage(config, appLogger),
         }),
         TypeOrmModule.forRootAsync({
           name: CONTROL_CONNECTION,
@@ -94,7 +98,7 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: DATABASE_TARGET, useValue: target },
-        { provide: AppLogger, useValue: new AppLogger(logger) },
+        { provide: AppLogger, useValue: appLogger },
         RouteTable,
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Order matters: a switched-off feature answers 404 before any other check (so a rate

@@ -10,6 +10,17 @@ import type { Permission } from './permissions';
 
 export const IS_PUBLIC = 'comandas:public';
 export const REQUIRED_PERMISSION = 'comandas:permission';
+export const QUERY_TOKEN = 'comandas:query-token';
+
+/** The longest lifetime left a token sent in the query may have (a browser's EventSource). */
+export const QUERY_TOKEN_MAX_SECONDS = 300;
+
+/**
+ * The route also takes the token in the query (`?access_token=`), for browsers' EventSource,
+ * which cannot set headers. Only a short-lived token (expiring within QUERY_TOKEN_MAX_SECONDS)
+ * is accepted there; the request log redacts it.
+ */
+export const QueryToken = () => SetMetadata(QUERY_TOKEN, true);
 
 /** The authenticated caller, set on the request by the authentication guard. */
 export interface AuthenticatedUser {

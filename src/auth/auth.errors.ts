@@ -10,7 +10,8 @@ export type UnauthenticatedReason =
   | 'unsupported_algorithm'
   | 'unknown_key'
   | 'invalid_claims'
-  | 'unknown_user';
+  | 'unknown_user'
+  | 'query_token_too_long';
 
 /**
  * 401 UNAUTHENTICATED with the RFC 6750 challenge: no `error` attribute when no credentials

@@ -1,9 +1,10 @@
 import { formatInstant, formatInstantOrNull } from '../common/time';
-import type { ComandaRow, EventoRow, ItemRow } from './comandas.repository';
+import type { ComandaRow, EventoRow, ItemRow, StreamEventRow } from './comandas.repository';
 import type {
   ComandaDetail,
   ComandaEvento,
   ComandaItem,
+  ComandaStreamEvent,
   ComandaSummary,
 } from './dto/comanda-output.dto';
 
@@ -66,5 +67,18 @@ export function toEvento(row: EventoRow, timeZone: string): ComandaEvento {
     antes: row.antes,
     despues: row.despues,
     fec_evento: formatInstant(row.fec_evento, timeZone),
+  };
+}
+
+export function toStreamEvent(row: StreamEventRow, timeZone: string): ComandaStreamEvent {
+  return {
+    id_evento: num(row.id_evento),
+    id_comanda: num(row.id_comanda),
+    accion: row.accion,
+    id_usuario: row.actor_id,
+    usuario: row.actor,
+    motivo: row.motivo,
+    fec_evento: formatInstant(row.fec_evento, timeZone),
+    comanda: toSummary(row, timeZone),
   };
 }

@@ -4,13 +4,16 @@ import { TenancyModule } from '../tenancy/tenancy.module';
 import { ComandasController } from './comandas.controller';
 import { ComandasRepository } from './comandas.repository';
 import { ComandasService } from './comandas.service';
+import { ComandaEventHub } from './stream/comanda-event-hub.service';
+import { ComandaStreamController } from './stream/comanda-stream.controller';
 
 /** The active order-ticket routes (docs/comandas.md). */
 @Module({
   imports: [TenancyModule, IdempotencyModule],
-  controllers: [ComandasController],
-  providers: [ComandasService, ComandasRepository],
+  // the stream first: /comandas/stream must not be taken for /comandas/:id
+  controllers: [ComandaStreamController, ComandasController],
+  providers: [ComandasService, ComandasRepository, ComandaEventHub],
   // other modules open comandas through the service (a reservation seated opens one)
-  exports: [ComandasService],
+  exports: [ComandasService, ComandaEventHub],
 })
 export class ComandasModule {}

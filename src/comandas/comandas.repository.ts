@@ -94,6 +94,34 @@ const SUMMARY_FROM = `
   LEFT JOIN usuarios u ON u.id_usuario = c.id_usuario
   LEFT JOIN clientes cl ON cl.id_cliente = c.id_cliente`;
 
+/** An audit entry with the summary of its comanda as it is now (the live stream's events). */
+export interface StreamEventRow extends ComandaRow {
+  id_evento: string;
+  accion: ComandaAction | 'crear';
+  actor_id: number | null;
+  actor: string | null;
+  motivo: string | null;
+  antes: Record<string, unknown> | null;
+  fec_evento: Date;
+}
+
+/**
+ * The live stream's query: audit entries matching `where` (over `e`, the entry, with bound
+ * parameters), in id order, each with the summary of its comanda. Run by the stream's replay
+ * on the request's DataSource and by the tenant feed on its own LISTEN connection.
+ */
+export function streamEventsQuery(where: string, limit: number): string {
+  return `SELECT e.id_evento, e.accion, e.id_usuario AS actor_id,
+                 nullif(concat_ws(' ', eu.nombre, eu.apellido), '') AS actor,
+                 e.motivo, e.antes, e.fec_evento, ${SUMMARY_COLUMNS}
+            ${SUMMARY_FROM}
+            JOIN comanda_eventos e ON e.id_comanda = c.id_comanda
+            LEFT JOIN usuarios eu ON eu.id_usuario = e.id_usuario
+           WHERE ${where}
+           ORDER BY e.id_evento
+           LIMIT ${limit}`;
+}
+
 const LOCKED_COLUMNS =
   'id_comanda, numero_ticket, estado, eliminada, version, total, id_mesa, id_usuario, id_cliente, observacion';
 
@@ -185,6 +213,28 @@ export class ComandasRepository extends TenantRepository {
         ORDER BY e.id_evento`,
       [id],
     );
+  }
+
+  /**
+   * Where a stream resuming after entry `after` stands: how many entries came since, the time of
+   * the oldest of them, and the newest id (to tell an id from the future).
+   */
+  async streamBacklog(
+    after: number,
+  ): Promise<{ since: number; oldest: Date | null; newest: number }> {
+    const rows = await this.db.query<{ since: number; oldest: Date | null; newest: string }[]>(
+      `SELECT count(*) FILTER (WHERE id_evento > $1)::int AS since,
+              min(fec_evento) FILTER (WHERE id_evento > $1) AS oldest,
+              coalesce(max(id_evento), 0) AS newest
+         FROM comanda_eventos`,
+      [after],
+    );
+    return { ...rows[0], newest: Number(rows[0].newest) };
+  }
+
+  /** The entries after `after`, oldest first, for a stream's replay. */
+  streamEventsAfter(after: number, limit: number): Promise<StreamEventRow[]> {
+    return this.db.query<StreamEventRow[]>(streamEventsQuery('e.id_evento > $1', limit), [after]);
   }
 
   async exists(id: number): Promise<boolean> {

@@ -20,3 +20,23 @@ export function redactUrl(url: string): string {
   if (parsed.password) parsed.password = '***';
   return parsed.toString();
 }
+
+/**
+ * The URL with its host:port replaced when `map` (`from:port=to:port,...`) names it: a pooler's
+ * address swapped for the server's own, for a session connection (LISTEN).
+ */
+export function directUrl(url: string, map: string | undefined): string {
+  if (!map) return url;
+  const parsed = new URL(url);
+  const port = parsed.port || '5432';
+  for (const pair of map.split(',')) {
+    const [from, to] = pair.split('=');
+    if (from === `${parsed.hostname}:${port}`) {
+      const [host, toPort] = to.split(':');
+      parsed.hostname = host;
+      parsed.port = toPort;
+      return parsed.toString();
+    }
+  }
+  return url;
+}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { quoteIdent } from '../database/sql';
+import { quoteIdent, type Queryable } from '../database/sql';
 import { TenantRepository } from '../tenancy/tenant-repository';
 import type { ColumnMetadata, TableMetadata } from './table-metadata.service';
 
@@ -46,11 +46,50 @@ export class GenericTablesRepository extends TenantRepository {
          VALUES (${values.map((v, i) => `$${i + 1}::${v.column.type}`).join(', ')})
          RETURNING ${returning}`
       : `INSERT INTO ${target} DEFAULT VALUES RETURNING ${returning}`;
-    const rows = await this.db.query<Row[]>(
-      sql,
-      values.map((v) => v.value),
-    );
-    return rows[0];
+    return this.transaction(async (tx) => {
+      const rows = await tx.query<Row[]>(
+        sql,
+        values.map((v) => v.value),
+      );
+      await this.auditComandaRow(tx, meta.table, rows[0]);
+      return rows[0];
+    });
+  }
+
+  /**
+   * A comanda or a line inserted here is audited like the comanda routes audit theirs, in the
+   * same transaction: a comanda gets its `crear` entry; a line an `agregar_item` entry on its
+   * comanda, whose total and version follow. So the audit trail, the versions and the live
+   * stream (which follows the trail) see every change, whatever route made it.
+   */
+  private async auditComandaRow(tx: Queryable, table: string, row: Row): Promise<void> {
+    if (table === 'comandas') {
+      await tx.query(
+        `INSERT INTO comanda_eventos (id_comanda, accion, despues)
+         SELECT id_comanda, 'crear',
+                jsonb_build_object('estado', estado, 'eliminada', eliminada, 'total', total,
+                                   'version', version, 'id_mesa', id_mesa, 'ruta', 'table')
+           FROM comandas WHERE id_comanda = $1`,
+        [row.id_comanda],
+      );
+    } else if (table === 'deta_comandas') {
+      await tx.query(
+        `WITH changed AS (
+           UPDATE comandas c
+              SET total = (SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d
+                            WHERE d.id_comanda = c.id_comanda),
+                  version = version + 1
+            WHERE c.id_comanda = $1
+           RETURNING c.id_comanda)
+         INSERT INTO comanda_eventos (id_comanda, accion, despues)
+         SELECT changed.id_comanda, 'agregar_item',
+                jsonb_build_object('id_item', d.id_deta_comanda, 'id_producto', d.id_producto,
+                                   'cantidad', d.cantidad, 'precio_unitario', d.precio_unitario,
+                                   'subtotal', d.subtotal, 'nota', d.nota, 'ruta', 'table')
+           FROM changed JOIN deta_comandas d ON d.id_deta_comanda = $2`,
+        [row.id_comanda, row.id_deta_comanda],
+      );
+    }
   }
 
   options(

@@ -4,12 +4,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
-import { CONTROL_CONNECTION, DATABASE_TARGET } from '../common/config/config.tokens';
+import type { AppConfig } from '../common/config/app-config';
+import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from '../common/config/config.tokens';
 import { withDeadline } from '../common/deadline';
 import { ApiTag, NotRateLimited } from '../common/decorators';
 import { NoTenant } from '../tenancy/tenancy.decorators';
 import type { DatabaseTarget } from '../database/database-target';
 import { TenantDataSources } from '../tenancy/tenant-datasources.service';
+import { ComandaEventHub } from '../comandas/stream/comanda-event-hub.service';
+import { connectionBudget } from '../common/config/connection-budget';
 import { HealthReport, HealthUnavailableReport } from './health.dto';
 
 const PROBE_TIMEOUT_MS = 2_000;
@@ -24,6 +27,8 @@ export class HealthController {
     @InjectDataSource(CONTROL_CONNECTION) private readonly control: DataSource,
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
     private readonly tenants: TenantDataSources,
+    private readonly live: ComandaEventHub,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -61,6 +66,11 @@ export class HealthController {
       embeddedDatabase: this.target.embedded,
       tenantDataSources: this.tenants.size,
       tenantsDown,
+      connections: {
+        budget: connectionBudget(this.config),
+        listeners: this.live.listenerCount,
+        streams: this.live.streamCount,
+      },
       uptimeSeconds: Math.round(process.uptime()),
     };
     if (database.status !== 'up') {

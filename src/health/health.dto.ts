@@ -11,6 +11,25 @@ export class DatabaseHealth {
   latencyMs?: number;
 }
 
+export class ConnectionsHealth {
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'The most PostgreSQL connections this instance may open: CONTROL_POOL_MAX + TENANT_DATASOURCE_MAX × (TENANT_POOL_MAX + 1)',
+  })
+  budget!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'LISTEN connections of the live streams open now (one per tenant with subscribers)',
+  })
+  listeners!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Live streams (GET /comandas/stream) open now' })
+  streams!: number;
+}
+
 export class HealthReport {
   @ApiProperty({
     enum: ['ok', 'degraded', 'unavailable'],
@@ -36,6 +55,9 @@ export class HealthReport {
       'Tenants whose database does not answer (of those in use since the start), e.g. during an outage',
   })
   tenantsDown!: string[];
+
+  @ApiProperty({ type: ConnectionsHealth })
+  connections!: ConnectionsHealth;
 
   @ApiProperty({ type: 'integer', description: 'Seconds since the process started' })
   uptimeSeconds!: number;

@@ -13,10 +13,11 @@ import { TooManyRequestsError } from '../common/errors/domain-error';
 import { TenantContext } from '../tenancy/tenant-context';
 
 /**
- * RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS for each tenant and client (@nestjs/throttler,
- * in memory: each instance counts its own). The tenant is the one the request's X-Tenant-ID
- * names (TenantContext.requestedSlug); a clock pushing to /iclock is a client by its serial.
- * Past the limit: 429 RATE_LIMITED with Retry-After.
+ * RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS for each tenant and client (@nestjs/throttler:
+ * in memory, each instance counting its own; with REDIS_URL, in Redis, shared by every instance
+ * and failing open, see redis-rate-limit.storage.ts). The tenant is the one the request's
+ * X-Tenant-ID names (TenantContext.requestedSlug); a clock pushing to /iclock is a client by its
+ * serial. Past the limit: 429 RATE_LIMITED with Retry-After.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {

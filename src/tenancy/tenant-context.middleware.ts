@@ -8,7 +8,18 @@ import { TENANT_KEYS } from './tenant-context.keys';
 import { isTenantSlug } from './tenant-slug';
 
 /**
- * The tenant-context middleware: reads `X-Tenant-ID`, checks that it is a tenant slug and puts
+ * A browser's EventSource cannot send headers: a GET that asks for an event stream may name its
+ * tenant as `?tenant=` instead (docs/comandas.md, Live updates). Any other request sends the
+ * header.
+ */
+function eventSourceTenant(req: Request): string | undefined {
+  if (req.method !== 'GET' || !req.headers.accept?.includes('text/event-stream')) return undefined;
+  const tenant = (req.query as Record<string, unknown> | undefined)?.tenant;
+  return typeof tenant === 'string' ? tenant : undefined;
+}
+
+/**
+ * The tenant-context middleware: reads `X-Tenant-ID` (or an event stream's `?tenant=`), checks that it is a tenant slug and puts
  * the tenant's catalog row in the request context, or the reason it cannot be used. It does
  * not answer by itself: the guards decide, so that a route that is switched off still answers
  * like a route that does not exist, and an unknown route still answers 404.
@@ -19,7 +30,7 @@ export class TenantContextMiddleware implements NestMiddleware {
 
   use(req: Request, _res: Response, next: NextFunction): void {
     // The request context was opened by the app's first middlewares (app.factory.ts).
-    this.resolve(req.headers[TENANT_HEADER]).then(() => next(), next);
+    this.resolve(req.headers[TENANT_HEADER] ?? eventSourceTenant(req)).then(() => next(), next);
   }
 
   private async resolve(header: string | string[] | undefined): Promise<void> {

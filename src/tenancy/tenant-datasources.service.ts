@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG, DATABASE_TARGET } from '../common/config/config.tokens';
 import type { DatabaseTarget } from '../database/database-target';
+import { directUrl } from '../database/pg-url';
 import type { Tenant } from './entities/tenant.entity';
 import { tenantDatabaseUrl } from './tenant-database-url';
 import { TenantDataSourceManager, type TenantDataSourceLease } from './tenant-datasource.manager';
@@ -14,11 +15,13 @@ import { TenantDataSourceManager, type TenantDataSourceLease } from './tenant-da
 @Injectable()
 export class TenantDataSources implements OnApplicationShutdown {
   private readonly manager: TenantDataSourceManager;
+  private readonly directHosts: string | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
   ) {
+    this.directHosts = config.DIRECT_DATABASE_HOSTS;
     this.manager = new TenantDataSourceManager({
       poolMax: config.TENANT_POOL_MAX,
       maxDataSources: config.TENANT_DATASOURCE_MAX,
@@ -34,6 +37,15 @@ export class TenantDataSources implements OnApplicationShutdown {
       slug: tenant.slug,
       url: tenantDatabaseUrl(tenant, this.target.controlUrl),
     });
+  }
+
+  /**
+   * The URL of a session connection to the tenant's database, for what a pooled connection
+   * cannot do (LISTEN): the pool's, with a pooler's host:port swapped for the server's own
+   * when DIRECT_DATABASE_HOSTS names it (docs/architecture.md, Scale-out).
+   */
+  sessionUrl(tenant: Tenant): string {
+    return directUrl(tenantDatabaseUrl(tenant, this.target.controlUrl), this.directHosts);
   }
 
   /** DataSources open (or opening) now. */

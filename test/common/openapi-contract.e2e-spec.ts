@@ -228,6 +228,14 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
     json: { motivo: 'se quemó' },
   });
 
+  // the live stream: its first frame, then hang up
+  await s.call(200, 'get', '/comandas/stream?estado=abierta', { stream: true });
+  await s.call(400, 'get', '/comandas/stream', {
+    stream: true,
+    headers: { 'Last-Event-ID': 'abc' },
+  });
+  await s.call(400, 'get', '/comandas/stream?estado=nope', { stream: true });
+
   // reservas (tomorrow in the tenants' zone: a booking is never for a day already past)
   const manana = addDays(todayIn('America/Lima'), 1);
   await s.call(200, 'get', `/reservas?fecha=${manana}&estado=pendiente&limit=5`);

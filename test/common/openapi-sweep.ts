@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { OpenAPIBackend, SetMatchType, type Document, type Operation } from 'openapi-backend';
 import request from 'supertest';
 
@@ -24,6 +24,8 @@ export interface CallOptions {
   form?: { fields: Record<string, string>; file?: { name: string; content: Buffer } };
   /** What the exchange is about, in problem reports. */
   label?: string;
+  /** An event stream: read until its first frame, then hang up (it never ends by itself). */
+  stream?: boolean;
 }
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -91,6 +93,30 @@ export class ContractSweep {
       for (const [name, value] of Object.entries(options.form.fields)) req = req.field(name, value);
       if (options.form.file)
         req = req.attach('file', options.form.file.content, options.form.file.name);
+    }
+    if (options.stream) {
+      req = req.buffer(true).parse((response, done) => {
+        const res = response as unknown as IncomingMessage;
+        let text = '';
+        let finished = false;
+        const finish = () => {
+          if (finished) return;
+          finished = true;
+          // an error answer is JSON like any other; the stream's first frame stays text
+          const json = String(res.headers['content-type']).startsWith('application/json');
+          done(null, json ? (JSON.parse(text) as unknown) : text);
+        };
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('\n\n')) {
+            finish();
+            res.destroy();
+          }
+        });
+        res.on('end', finish);
+        res.on('close', finish);
+      });
     }
     const res = await req;
     this.exchanges += 1;

@@ -75,3 +75,22 @@ export class SplitResult {
   @ApiProperty({ type: ComandaDetail, description: 'The new open comanda, with what moved' })
   nueva!: ComandaDetail;
 }
+
+/** One event of GET /comandas/stream: an audit entry and its comanda's summary (`data:`). */
+export class ComandaStreamEvent {
+  @ApiProperty({ example: 5012, description: 'The audit entry (also the event id)' })
+  id_evento!: number;
+  @ApiProperty({ example: 301 }) id_comanda!: number;
+  @ApiProperty({ enum: ['crear', ...COMANDA_ACTIONS] }) accion!: string;
+  @ApiProperty({ example: 4, nullable: true, type: Number, description: 'Actor, when known' })
+  id_usuario!: number | null;
+  @ApiProperty({ example: 'Rosa Quispe', nullable: true, type: String }) usuario!: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String }) motivo!: string | null;
+  @ApiProperty({ example: '2026-11-22T13:30:00-05:00' }) fec_evento!: string;
+  @ApiProperty({
+    type: ComandaSummary,
+    description:
+      'The comanda as it is when the event is sent (its version is at least the entry’s)',
+  })
+  comanda!: ComandaSummary;
+}

@@ -86,6 +86,8 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', '*', 'CORS_ORIGINS must be comma-separated origins'],
     ['DB_STATEMENT_TIMEOUT_MS', '1.5', 'DB_STATEMENT_TIMEOUT_MS must be an integer'],
     ['REQUEST_TIMEOUT_MS', 'soon', 'REQUEST_TIMEOUT_MS must be an integer'],
+    ['REDIS_URL', 'http://cache:6379', 'REDIS_URL must be a redis:// or rediss:// URL'],
+    ['REDIS_URL', 'redis://cache/db', 'REDIS_URL must be a redis:// or rediss:// URL'],
   ])('refuses %s=%s naming the variable and what it accepts', (name, value, message) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
@@ -106,6 +108,17 @@ describe('loadConfig', () => {
     });
     expect(config.RATE_LIMIT_MAX).toBe(0);
     expect(config.CORS_ORIGINS).toBe('https://pos.example.com, http://localhost:5173');
+  });
+
+  it('reads REDIS_URL (unset: the rate limit counts in memory)', () => {
+    expect(loadConfig({}).REDIS_URL).toBeUndefined();
+    for (const url of [
+      'redis://127.0.0.1:6379',
+      'rediss://app:s%40cret@cache.internal:6380/2',
+      'redis://:secret@cache',
+    ]) {
+      expect(loadConfig({ REDIS_URL: url }).REDIS_URL).toBe(url);
+    }
   });
 
   describe('authentication switches', () => {

@@ -163,6 +163,17 @@ export class AppConfig {
   RATE_LIMIT_WINDOW_MS = 60_000;
 
   /**
+   * Redis holding the rate-limit counts, shared by every instance (redis://host:6379/0,
+   * rediss:// for TLS). Unset: each instance counts in its own memory. Redis away: the limit
+   * fails open (docs/security.md, Rate limit).
+   */
+  @IsOptional()
+  @Matches(/^rediss?:\/\/(\S+@)?[^\s/@]+(\/\d{0,2})?(\?\S*)?$/, {
+    message: 'a redis:// or rediss:// URL (redis://user:pass@host:6379/0)',
+  })
+  REDIS_URL?: string = undefined;
+
+  /**
    * Origins allowed to call the API from a browser, comma-separated
    * (https://pos.example.com,http://localhost:5173); empty: no cross-origin calls.
    */
@@ -179,6 +190,21 @@ export class AppConfig {
   /** A request not answered in this time gets 503 REQUEST_TIMEOUT (imports excepted); 0: none. */
   @EnvInt(0, 3_600_000)
   REQUEST_TIMEOUT_MS = 60_000;
+
+  /** Most live streams (GET /comandas/stream) one instance serves at once (503 beyond). */
+  @EnvInt(1, 100_000)
+  SSE_MAX_CLIENTS = 1_000;
+
+  /**
+   * Behind PgBouncer in transaction pooling LISTEN does not work: the live feed's session
+   * connection goes to the server directly. `pooler:6432=db:5432,...` maps a host:port of the
+   * tenants' URLs to the server's own (docs/architecture.md, Scale-out).
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9.-]+:\d+=[A-Za-z0-9.-]+:\d+(,[A-Za-z0-9.-]+:\d+=[A-Za-z0-9.-]+:\d+)*$/, {
+    message: 'host:port=host:port pairs separated by commas',
+  })
+  DIRECT_DATABASE_HOSTS?: string = undefined;
 
   /** A directory of extra device drivers (one sub-directory with a manifest.json each). */
   @IsOptional()

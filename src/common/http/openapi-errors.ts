@@ -263,6 +263,19 @@ export const ERRORS = {
     {},
     'MERGE_NOT_ABIERTA',
   ),
+  INVALID_LAST_EVENT_ID: example(
+    400,
+    'INVALID_LAST_EVENT_ID',
+    'Last-Event-ID is not an event id (a non-negative integer)',
+    'Last-Event-ID must be an event id',
+    { lastEventId: 'abc' },
+  ),
+  TOO_MANY_STREAMS: example(
+    503,
+    'TOO_MANY_STREAMS',
+    'This instance serves SSE_MAX_CLIENTS live streams already (Retry-After): another instance may not',
+    'This instance serves 1000 live streams already',
+  ),
   STALE_VERSION: example(
     412,
     'STALE_VERSION',

@@ -26,7 +26,7 @@ export function requestIdAndLog(logger: Logger) {
       logger.info(
         {
           ...bindings,
-          req: { method: req.method, url: req.originalUrl },
+          req: { method: req.method, url: redactQueryToken(req.originalUrl) },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
           ...(res.writableFinished ? {} : { aborted: true }),
@@ -46,4 +46,9 @@ export function requestIdAndLog(logger: Logger) {
  */
 export function openRequestContext(req: LoggedRequest, _res: Response, next: NextFunction): void {
   RequestContext.run(req.logBindings ?? { requestId: req.id }, next);
+}
+
+/** The URL as logged: a token in the query (a live stream's access_token) never reaches a log. */
+export function redactQueryToken(url: string): string {
+  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
 }

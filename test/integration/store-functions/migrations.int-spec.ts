@@ -4,6 +4,7 @@ import { StoreFunctionsCatalog1764200000000 } from '../../../src/database/migrat
 import { StoreFunctionsCompras1764200000001 } from '../../../src/database/migrations/tenant/1764200000001-store-functions-compras';
 import { StoreFunctionsAsistencia1764200000002 } from '../../../src/database/migrations/tenant/1764200000002-store-functions-asistencia';
 import { StoreFunctionsReports1764200000003 } from '../../../src/database/migrations/tenant/1764200000003-store-functions-reports';
+import { ComandaEventsNotify1764600000000 } from '../../../src/database/migrations/tenant/1764600000000-comanda-events-notify';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -57,6 +58,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new StoreFunctionsCompras1764200000001(),
           new StoreFunctionsAsistencia1764200000002(),
           new StoreFunctionsReports1764200000003(),
+          // the audit trail's NOTIFY trigger function (live updates)
+          new ComandaEventsNotify1764600000000(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

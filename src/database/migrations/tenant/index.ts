@@ -6,6 +6,7 @@ import { StoreFunctionsAsistencia1764200000002 } from './1764200000002-store-fun
 import { StoreFunctionsReports1764200000003 } from './1764200000003-store-functions-reports';
 import { Reservas1764400000000 } from './1764400000000-reservas';
 import { FloorOperations1764500000000 } from './1764500000000-floor-operations';
+import { ComandaEventsNotify1764600000000 } from './1764600000000-comanda-events-notify';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -16,4 +17,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   StoreFunctionsReports1764200000003,
   Reservas1764400000000,
   FloorOperations1764500000000,
+  ComandaEventsNotify1764600000000,
 ];

@@ -1,0 +1,252 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { AppConfig } from '../../common/config/app-config';
+import { APP_CONFIG } from '../../common/config/config.tokens';
+import {
+  DatabaseUnavailableError,
+  ServiceUnavailableError,
+} from '../../common/errors/domain-error';
+import { AppLogger, type Logger } from '../../common/logging/logger';
+import { TenantContext } from '../../tenancy/tenant-context';
+import { TenantDataSources } from '../../tenancy/tenant-datasources.service';
+import { toStreamEvent } from '../comanda.mapper';
+import { ComandasRepository } from '../comandas.repository';
+import type { ComandaEstado } from '../comanda-state';
+import type { SseStream } from './sse-stream';
+import { TenantFeed, type FeedEvent, type FeedSubscriber } from './tenant-feed';
+
+/** What a stream asks for: its filters and where it resumes. */
+export interface StreamRequest {
+  id_mesa?: number;
+  estado?: ComandaEstado;
+  /** The last event id the client received (Last-Event-ID or lastEventId). */
+  after?: number;
+}
+
+/** A resumed stream replays at most this many entries, and none older than RETENTION_MS. */
+export const RETENTION_ENTRIES = 1_000;
+export const RETENTION_MS = 24 * 3_600_000;
+/** A tenant's feed closes this long after its last subscriber left. */
+const FEED_IDLE_MS = 30_000;
+
+/** Whether an event concerns a stream with these filters: the comanda now, or before it. */
+export function matches(event: FeedEvent, request: StreamRequest): boolean {
+  const now = event.data.comanda;
+  const before = event.antes ?? {};
+  if (request.id_mesa !== undefined && now.id_mesa !== request.id_mesa) {
+    if (before.id_mesa !== request.id_mesa) return false;
+  }
+  if (request.estado !== undefined && now.estado !== request.estado) {
+    if (before.estado !== request.estado) return false;
+  }
+  return true;
+}
+
+/**
+ * The live streams of this instance (docs/comandas.md, "Live updates"): one TenantFeed (one
+ * LISTEN connection) per tenant that has subscribers, shared by them, closed FEED_IDLE_MS after
+ * the last one leaves; at most SSE_MAX_CLIENTS streams; every stream ended at shutdown so the
+ * HTTP server can close and clients reconnect elsewhere.
+ */
+@Injectable()
+export class ComandaEventHub implements OnModuleDestroy {
+  private readonly feeds = new Map<
+    string,
+    { feed: TenantFeed; ready: Promise<void>; idle: NodeJS.Timeout | null }
+  >();
+  private readonly streams = new Set<SseStream>();
+  private readonly logger: Logger;
+  private stopping = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly context: TenantContext,
+    private readonly dataSources: TenantDataSources,
+    private readonly repository: ComandasRepository,
+    logger: AppLogger,
+  ) {
+    this.logger = logger.child('LiveStream');
+  }
+
+  /** Streams open on this instance. */
+  get streamCount(): number {
+    return this.streams.size;
+  }
+
+  /** LISTEN connections open now (one per tenant with subscribers, for a while after). */
+  get listenerCount(): number {
+    let n = 0;
+    for (const { feed } of this.feeds.values()) if (feed.connected) n += 1;
+    return n;
+  }
+
+  /** The feed of a tenant, for tests and health: undefined when none is open. */
+  feedOf(slug: string): TenantFeed | undefined {
+    return this.feeds.get(slug)?.feed;
+  }
+
+  /** Refuses a stream beyond SSE_MAX_CLIENTS (503 TOO_MANY_STREAMS), before any header. */
+  admit(): void {
+    if (this.stopping || this.streams.size >= this.config.SSE_MAX_CLIENTS) {
+      throw new ServiceUnavailableError(
+        this.stopping
+          ? 'The service is stopping: reconnect'
+          : `This instance serves ${this.config.SSE_MAX_CLIENTS} live streams already`,
+        'TOO_MANY_STREAMS',
+        5,
+      );
+    }
+  }
+
+  /**
+   * Subscribes the stream to the request's tenant. The tenant's feed is started first (a
+   * database that does not answer is a 503 before any header), then `open` sends the headers;
+   * the stream joins the feed (events from then on are held back), the replay of what came
+   * after `after` is read from the audit trail (or `reset` when that is beyond the retention),
+   * then the held-back events follow without the replayed ones: no gap, no duplicate.
+   */
+  async subscribe(stream: SseStream, request: StreamRequest, open: () => void): Promise<void> {
+    const tenant = this.context.tenant;
+    const url = this.dataSources.sessionUrl(tenant);
+    const entry = await this.feed(tenant.slug, tenant.timeZone, url);
+    open();
+    let held: FeedEvent[] | null = [];
+    const sent = new Set<number>();
+    const send = (event: FeedEvent) => {
+      if (sent.has(event.id) || !matches(event, request)) return;
+      stream.send('comanda', event.data, event.id);
+    };
+    const subscriber: FeedSubscriber = {
+      deliver: (event) => (held ? held.push(event) : send(event)),
+    };
+    entry.feed.add(subscriber);
+    this.streams.add(stream);
+    stream.onClose(() => this.leave(tenant.slug, subscriber, stream));
+    if (entry.idle) {
+      clearTimeout(entry.idle);
+      entry.idle = null;
+    }
+
+    try {
+      if (request.after !== undefined) await this.replay(stream, request, request.after, sent);
+    } catch (error) {
+      // the headers are sent: end the stream, the client reconnects with its Last-Event-ID
+      this.logger.warn({ tenant: tenant.slug, err: (error as Error).message }, 'replay failed');
+      stream.end();
+      return;
+    }
+    const backlog = held;
+    held = null;
+    for (const event of backlog) send(event);
+  }
+
+  private async replay(
+    stream: SseStream,
+    request: StreamRequest,
+    after: number,
+    sent: Set<number>,
+  ): Promise<void> {
+    const backlog = await this.repository.streamBacklog(after);
+    const tooOld = backlog.oldest !== null && Date.now() - backlog.oldest.getTime() > RETENTION_MS;
+    if (after > backlog.newest || backlog.since > RETENTION_ENTRIES || tooOld) {
+      // the gap cannot be replayed: the client reloads its list, then follows the stream
+      stream.send('reset', {
+        reason:
+          after > backlog.newest
+            ? 'unknown event id'
+            : `more than ${RETENTION_ENTRIES} events or 24 hours since`,
+        lastEventId: backlog.newest,
+      });
+      return;
+    }
+    const timeZone = this.context.tenant.timeZone;
+    const rows = await this.repository.streamEventsAfter(after, RETENTION_ENTRIES);
+    for (const row of rows) {
+      const event: FeedEvent = {
+        id: Number(row.id_evento),
+        data: toStreamEvent(row, timeZone),
+        antes: row.antes,
+      };
+      sent.add(event.id);
+      if (matches(event, request)) stream.send('comanda', event.data, event.id);
+    }
+  }
+
+  private async feed(slug: string, timeZone: string, url: string) {
+    let entry = this.feeds.get(slug);
+    if (!entry) {
+      this.makeRoomForFeed();
+      const feed = new TenantFeed({
+        slug,
+        url,
+        timeZone,
+        connectTimeoutMs: this.config.DB_CONNECT_TIMEOUT_MS,
+        logger: this.logger,
+      });
+      entry = { feed, ready: feed.start(), idle: null };
+      this.feeds.set(slug, entry);
+      const created = entry;
+      created.ready.catch(() => {
+        if (this.feeds.get(slug) === created) this.feeds.delete(slug);
+        void feed.close();
+      });
+    }
+    try {
+      await entry.ready;
+    } catch (error) {
+      this.logger.warn({ tenant: slug, err: (error as Error).message }, 'live feed cannot start');
+      throw new DatabaseUnavailableError(
+        'The live feed cannot reach the tenant database, retry shortly',
+      );
+    }
+    return entry;
+  }
+
+  /**
+   * Keeps the LISTEN connections within TENANT_DATASOURCE_MAX (the connection budget counts one
+   * per tenant DataSource): closes an idle feed to make room, or refuses the stream (503).
+   */
+  private makeRoomForFeed(): void {
+    if (this.feeds.size < this.config.TENANT_DATASOURCE_MAX) return;
+    for (const [slug, entry] of this.feeds) {
+      if (entry.feed.size === 0) {
+        if (entry.idle) clearTimeout(entry.idle);
+        this.feeds.delete(slug);
+        void entry.feed.close();
+        return;
+      }
+    }
+    throw new ServiceUnavailableError(
+      `This instance streams the changes of ${this.config.TENANT_DATASOURCE_MAX} tenants already`,
+      'TOO_MANY_STREAMS',
+      5,
+    );
+  }
+
+  private leave(slug: string, subscriber: FeedSubscriber, stream: SseStream): void {
+    this.streams.delete(stream);
+    const entry = this.feeds.get(slug);
+    if (!entry) return;
+    entry.feed.remove(subscriber);
+    if (entry.feed.size > 0 || entry.idle) return;
+    entry.idle = setTimeout(() => {
+      if (this.feeds.get(slug) !== entry || entry.feed.size > 0) return;
+      this.feeds.delete(slug);
+      void entry.feed.close();
+    }, FEED_IDLE_MS);
+    entry.idle.unref();
+  }
+
+  /** Before the HTTP server closes: end every stream, close every feed. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    for (const stream of [...this.streams]) stream.end();
+    const feeds = [...this.feeds.values()];
+    this.feeds.clear();
+    await Promise.all(
+      feeds.map(async (entry) => {
+        if (entry.idle) clearTimeout(entry.idle);
+        await entry.feed.close();
+      }),
+    );
+  }
+}

@@ -1,0 +1,82 @@
+import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { QueryToken, RequirePermission } from '../../auth/auth.decorators';
+import { LongRunning } from '../../common/decorators';
+import { BadRequestError } from '../../common/errors/domain-error';
+import { ApiErrors, ERRORS } from '../../common/http/openapi-errors';
+import { TenantScoped } from '../../tenancy/tenancy.decorators';
+import { ComandaEventHub } from './comanda-event-hub.service';
+import { SseStream } from './sse-stream';
+import { StreamComandasQuery } from './stream-comandas.query';
+
+/** The stream's timings: a comment every 15 s keeps proxies from closing an idle stream. */
+const HEARTBEAT_MS = 15_000;
+/** What a client that stops reading may leave waiting in its socket before it is cut. */
+const MAX_BUFFERED_BYTES = 1_048_576;
+/** The reconnection delay EventSource is told to use. */
+const RETRY_MS = 2_000;
+
+/** Reads a Last-Event-ID header: a non-negative integer, or 400. */
+function lastEventIdOf(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  if (!/^\d{1,15}$/.test(header.trim()))
+    throw new BadRequestError('Last-Event-ID must be an event id', 'INVALID_LAST_EVENT_ID', {
+      lastEventId: header,
+    });
+  return Number(header.trim());
+}
+
+/**
+ * GET /api/v1/comandas/stream: the tenant's comanda changes as Server-Sent Events
+ * (docs/comandas.md, "Live updates"). Declared before ComandasController so that `stream` is
+ * never read as a comanda id.
+ */
+@ApiTags('comandas')
+@TenantScoped()
+@RequirePermission('comandas:read')
+@Controller('comandas')
+export class ComandaStreamController {
+  constructor(private readonly hub: ComandaEventHub) {}
+
+  @Get('stream')
+  @LongRunning()
+  @QueryToken()
+  @ApiOperation({
+    summary: 'Live changes of comandas (Server-Sent Events)',
+    description:
+      'One `event: comanda` per audit entry, `id:` = the entry id, `data:` = the entry (accion, actor, ' +
+      'time) and the comanda summary; a comment heartbeat every 15 s. Last-Event-ID (or lastEventId) ' +
+      'replays what came after it, up to 1,000 entries or 24 hours; beyond, `event: reset` (reload ' +
+      'the list). 503 TOO_MANY_STREAMS past SSE_MAX_CLIENTS on this instance.',
+  })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'The last event id received: the stream resumes after it',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The stream (text/event-stream), open until the client or the service ends it',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.INVALID_LAST_EVENT_ID, ERRORS.TOO_MANY_STREAMS)
+  async stream(
+    @Query() query: StreamComandasQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const after = lastEventIdOf(lastEventId) ?? query.lastEventId;
+    this.hub.admit();
+    const stream = new SseStream(res, {
+      heartbeatMs: HEARTBEAT_MS,
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      retryMs: RETRY_MS,
+    });
+    // the feed and the replay may fail (503) before anything is sent
+    await this.hub.subscribe(stream, { id_mesa: query.id_mesa, estado: query.estado, after }, () =>
+      stream.open(),
+    );
+  }
+}
