@@ -7,10 +7,12 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'web/dist/**',
       'node_modules/**',
       'coverage/**',
       '.data/**',
       'jest.config.js',
+      'jest.web.config.js',
       'eslint.config.mjs',
     ],
   },
@@ -31,7 +33,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.spec.ts'],
+    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'web/src/**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -26,7 +26,12 @@ const common = {
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      // the page's rules (web/src) are pure functions, tested like the service's
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'],
+    },
     {
       ...common,
       displayName: 'e2e',

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm start` and the CLIs: `node scripts/run.js <entry in dist/> [args...]`.
+ * `npm start` (main.js) also builds the back-office page (web/ → web/dist, npm run build:web)
+ * when one of its sources changed since its last build.
  *
  * Compiles src/ to dist/ (npm run build:js, swc) only when a source file is newer than the last
  * build (`dist/.build-stamp`, written by build:js through `node scripts/run.js --stamp`), then
@@ -36,7 +38,42 @@ function newestSource() {
   return newest;
 }
 
+/** The back-office page (web/, built by Vite into web/dist): its stamp and its sources. */
+const webRoot = join(root, 'web');
+const webStamp = join(webRoot, 'dist', '.build-stamp');
+
+function newestWebSource() {
+  let newest = 0;
+  const visit = (path) => {
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) if (entry !== 'dist') visit(join(path, entry));
+    } else if (!/\.spec\.ts$/.test(path)) {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  visit(webRoot);
+  for (const file of ['package.json', 'package-lock.json']) {
+    if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  }
+  return newest;
+}
+
+function buildWebIfStale() {
+  if (!existsSync(webRoot)) return;
+  if (existsSync(webStamp) && statSync(webStamp).mtimeMs >= newestWebSource()) return;
+  const build = spawnSync('npm', ['run', '-s', 'build:web'], {
+    cwd: root,
+    stdio: ['ignore', process.stderr, 'inherit'],
+  });
+  if (build.status !== 0) {
+    process.stderr.write('The page build failed (npm run build:web): see the errors above.\n');
+    process.exit(build.status ?? 1);
+  }
+}
+
 function buildIfStale() {
+  if (entry === 'main.js') buildWebIfStale();
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource()) return;
   // the build's own output goes to stderr: stdout stays the command's (npm run -s token)
   const build = spawnSync('npm', ['run', '-s', 'build:js'], {
@@ -71,6 +108,10 @@ function pruneOrphans() {
 }
 
 const entry = process.argv[2];
+if (entry === '--stamp-web') {
+  writeFileSync(webStamp, `${new Date().toISOString()}\n`);
+  process.exit(0);
+}
 if (entry === '--stamp') {
   pruneOrphans();
   writeFileSync(stamp, `${new Date().toISOString()}\n`);

@@ -11,6 +11,7 @@ import { createValidationPipe } from './common/validation';
 import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
 import { unroutedAnswer } from './common/http/route-not-found';
 import { RouteTable } from './common/http/route-table';
+import { webPage } from './common/http/web-page';
 import { text, type Request, type Response } from 'express';
 import type { DatabaseTarget } from './database/database-target';
 
@@ -63,6 +64,9 @@ export async function createApp(
   await app.init();
   const routes = app.get(RouteTable);
   routes.load(app);
+  // The back-office page at / (built by npm run build:web; docs/web.md), when it was built.
+  const page = webPage();
+  if (page) app.use(page);
   // Paths outside /api never reach Nest's router: answer them like its unknown routes.
   app.use((req: Request & { id?: string }, res: Response) => {
     const error = unroutedAnswer(req, routes);

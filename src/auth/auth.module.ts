@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { TenancyModule } from '../tenancy/tenancy.module';
+import { MeController } from './me.controller';
 import { StaffRepository } from './staff.repository';
 import { loadTokenKeys } from './token-keys';
 import { TokenVerifier } from './token-verifier';
@@ -14,6 +15,7 @@ import { TokenVerifier } from './token-verifier';
 @Global()
 @Module({
   imports: [TenancyModule],
+  controllers: [MeController],
   providers: [
     {
       provide: TokenVerifier,

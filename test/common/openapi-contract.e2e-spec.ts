@@ -96,8 +96,9 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
 
 /** A successful call of every operation, and the errors of each operation's own. */
 async function sweepOperations(s: ContractSweep): Promise<void> {
-  // tenant
+  // tenant, and who is asking
   await s.call(200, 'get', '/tenant');
+  await s.call(200, 'get', '/me');
 
   // comandas
   await s.call(200, 'get', '/comandas?estado=abierta&limit=5');
@@ -310,6 +311,12 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(412, 'post', `/reservas/${ausente}/no-show`, { headers: { 'If-Match': '"7"' } });
   await s.call(200, 'post', `/reservas/${ausente}/no-show`);
   await s.call(409, 'post', `/reservas/${ausente}/no-show`);
+
+  // catalogo: the floor's products and tables, read only
+  await s.call(200, 'get', '/productos?q=cevi&activo=true&id_categoria=1&limit=5&offset=0');
+  await s.call(400, 'get', '/productos?limit=501', { label: 'limit above the maximum' });
+  await s.call(200, 'get', '/mesas?activo=true');
+  await s.call(400, 'get', '/mesas?activo=si', { label: 'not a boolean' });
 
   // generic tables
   await s.call(200, 'get', '/tables');

@@ -229,6 +229,8 @@ describe('device drivers', () => {
       );
       try {
         await service.waitForOutput('is listening on');
+        // the log lines and the banner reach the pipe in separate writes: wait for the last one
+        await service.waitForOutput('device driver acme-xml loaded but cannot import', 5_000);
         expect(service.stdout).toContain(
           'device driver broken skipped: /capabilities/0 must be string; /model is required; /transport must be one of file, tcp, http; /vendor must not be empty; /version is required',
         );

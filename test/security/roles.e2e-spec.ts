@@ -59,6 +59,13 @@ const CASES: RouteCase[] = [
     call: (api) => api.get('/tenant'),
   },
   {
+    route: 'GET /me',
+    permission: null,
+    allowed: ALL,
+    status: 200,
+    call: (api) => api.get('/me'),
+  },
+  {
     route: 'GET /comandas',
     permission: 'comandas:read',
     allowed: READERS,
@@ -80,6 +87,20 @@ const CASES: RouteCase[] = [
     status: 200,
     prepare: (admin) => comanda(admin),
     call: (api, s) => api.get(`/comandas/${s.id}/eventos`),
+  },
+  {
+    route: 'GET /productos',
+    permission: 'comandas:read',
+    allowed: READERS,
+    status: 200,
+    call: (api) => api.get('/productos?activo=true'),
+  },
+  {
+    route: 'GET /mesas',
+    permission: 'comandas:read',
+    allowed: READERS,
+    status: 200,
+    call: (api) => api.get('/mesas'),
   },
   {
     route: 'POST /comandas',
@@ -261,6 +282,29 @@ describe('roles: the permission matrix on every tenant route (AUTH_MODE=jwt)', (
       });
       expect(await footprint(t)).toEqual(before);
     });
+  });
+
+  it('GET /me tells each user their roles and permissions, as the matrix gives them', async () => {
+    const mozo = await as('mozo').get('/me').expect(200);
+    expect(mozo.body).toEqual({
+      id_usuario: STAFF.mozo.id,
+      nombre: 'Rosa',
+      roles: ['mozo'],
+      permissions: [
+        'comandas:read',
+        'comandas:write',
+        'comandas:split',
+        'comandas:merge',
+        'comandas:transfer',
+        'reservas:read',
+        'reservas:write',
+        'reservas:seat',
+      ],
+    });
+    const cocina = await as('cocina').get('/me').expect(200);
+    expect(cocina.body.permissions).toEqual(['comandas:read', 'reservas:read']);
+    const nobody = await as('sinRol').get('/me').expect(200);
+    expect(nobody.body).toMatchObject({ roles: [], permissions: [] });
   });
 
   it('a user holding several roles gets the sum of their permissions', async () => {

@@ -1,0 +1,71 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequirePermission } from '../auth/auth.decorators';
+import { ApiTag } from '../common/decorators';
+import { ApiErrors, ERRORS, type ErrorExample } from '../common/http/openapi-errors';
+import { TenantScoped } from '../tenancy/tenancy.decorators';
+import { toMesa, toProducto } from './catalogo.mapper';
+import { CatalogoRepository } from './catalogo.repository';
+import { MesaDto, ProductoDto } from './dto/catalogo-output.dto';
+import { ListMesasQuery } from './dto/list-mesas.query';
+import { ListProductosQuery, PRODUCTOS_LIMIT_DEFAULT } from './dto/list-productos.query';
+
+const invalidQuery = (detail: string[]): ErrorExample => ({
+  ...ERRORS.VALIDATION_FAILED,
+  body: { ...ERRORS.VALIDATION_FAILED.body, detail },
+});
+
+/**
+ * Read only, no rules of its own: the handlers read through the repository and map the rows
+ * (a service would only pass them along).
+ */
+@ApiTag(
+  'catalogo',
+  'The floor’s menu and tables, read only: products to pick (search, category, on sale) and tables with their open comandas',
+)
+@TenantScoped()
+@RequirePermission('comandas:read')
+@Controller()
+export class CatalogoController {
+  constructor(private readonly catalogo: CatalogoRepository) {}
+
+  @Get('productos')
+  @ApiOperation({
+    summary: 'Products, by category name then product name',
+    description:
+      'q searches the name ignoring case (accents must match; `%` and `_` are literal). ' +
+      'The total count is in X-Total-Count.',
+  })
+  @ApiOkResponse({
+    type: [ProductoDto],
+    description: 'A page of products',
+    headers: {
+      'X-Total-Count': {
+        description: 'Products matching the filters, whatever the page',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
+  })
+  @ApiErrors(invalidQuery(['limit must not be greater than 500']), ERRORS.STATEMENT_TIMEOUT)
+  async productos(@Query() query: ListProductosQuery, @Res({ passthrough: true }) res: Response) {
+    const { rows, total } = await this.catalogo.productos(
+      { q: query.q, activo: query.activo, id_categoria: query.id_categoria },
+      query.limit ?? PRODUCTOS_LIMIT_DEFAULT,
+      query.offset ?? 0,
+    );
+    res.setHeader('X-Total-Count', String(total));
+    return rows.map(toProducto);
+  }
+
+  @Get('mesas')
+  @ApiOperation({
+    summary: 'Dining tables by number, each with its open comandas',
+    description: 'abiertas: the comandas abierta and not deleted at the table.',
+  })
+  @ApiOkResponse({ type: [MesaDto], description: 'The tables' })
+  @ApiErrors(invalidQuery(['activo must be true or false']), ERRORS.STATEMENT_TIMEOUT)
+  async mesas(@Query() query: ListMesasQuery) {
+    return (await this.catalogo.mesas(query.activo)).map(toMesa);
+  }
+}

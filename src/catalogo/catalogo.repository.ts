@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { TenantRepository } from '../tenancy/tenant-repository';
+
+/** A product as PostgreSQL returns it (numeric as a string). */
+export interface ProductoRow {
+  id_producto: number;
+  nombre: string;
+  precio: string;
+  activo: boolean;
+  id_categoria: number | null;
+  categoria: string | null;
+}
+
+export interface MesaRow {
+  id_mesa: number;
+  numero: number;
+  zona: string | null;
+  capacidad: number;
+  activo: boolean;
+  abiertas: number;
+}
+
+export interface ProductoFilter {
+  q?: string;
+  activo?: boolean;
+  id_categoria?: number;
+}
+
+/** `q` as a LIKE pattern that matches it literally anywhere: its `\`, `%` and `_` escaped. */
+export function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/** The only place with the SQL of the catalogue (read only). Every value is a bound parameter. */
+@Injectable()
+export class CatalogoRepository extends TenantRepository {
+  async productos(
+    filter: ProductoFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: ProductoRow[]; total: number }> {
+    const params: unknown[] = [];
+    const clauses: string[] = [];
+    const add = (clause: (n: string) => string, value: unknown) => {
+      params.push(value);
+      clauses.push(clause(`$${params.length}`));
+    };
+    // no unaccent in the tenant databases: case-insensitive only, accents must match
+    if (filter.q)
+      add((n) => `lower(p.nombre) LIKE lower(${n}) ESCAPE '\\'`, containsPattern(filter.q));
+    if (filter.activo !== undefined) add((n) => `p.activo = ${n}`, filter.activo);
+    if (filter.id_categoria !== undefined) add((n) => `p.id_categoria = ${n}`, filter.id_categoria);
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+    const n = params.length;
+    const [rows, count] = await Promise.all([
+      this.db.query<ProductoRow[]>(
+        `SELECT p.id_producto, p.nombre, p.precio, p.activo, p.id_categoria,
+                c.nombre AS categoria
+           FROM productos p
+           LEFT JOIN categorias c ON c.id_categoria = p.id_categoria
+           ${where}
+          ORDER BY c.nombre NULLS LAST, p.nombre, p.id_producto
+          LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...params, limit, offset],
+      ),
+      this.db.query<{ total: number }[]>(
+        `SELECT count(*)::int AS total FROM productos p ${where}`,
+        params,
+      ),
+    ]);
+    return { rows, total: count[0].total };
+  }
+
+  /** Every table (or only the active or retired ones) by number, with its open comandas. */
+  mesas(activo?: boolean): Promise<MesaRow[]> {
+    return this.db.query<MesaRow[]>(
+      `SELECT m.id_mesa, m.numero, m.zona, m.capacidad, m.activo,
+              (SELECT count(*)::int FROM comandas c
+                WHERE c.id_mesa = m.id_mesa AND c.estado = 'abierta' AND NOT c.eliminada
+              ) AS abiertas
+         FROM mesas m
+        WHERE $1::boolean IS NULL OR m.activo = $1
+        ORDER BY m.numero`,
+      [activo ?? null],
+    );
+  }
+}

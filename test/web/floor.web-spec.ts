@@ -1,0 +1,114 @@
+import type { Page } from 'playwright-core';
+import { screenshot, WebBrowser } from './support/browser';
+import { startServer, type WebServer } from './support/server';
+
+/**
+ * The floor and the history in a real browser against the real service: sign in, open a
+ * comanda, add lines, see it appear live in a second browser, split it, close it, void one with
+ * a reason and find it in the history with its timeline.
+ */
+describe('the floor and the history', () => {
+  let server: WebServer;
+  let browser: WebBrowser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await WebBrowser.launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const signIn = async (page: Page) => {
+    await page.goto('/');
+    await page.getByLabel('Restaurante').fill(server.tenant);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
+  };
+
+  const live = (page: Page) => page.getByRole('status').filter({ hasText: 'en vivo' }).waitFor();
+
+  const addProduct = async (page: Page, search: string, name: RegExp) => {
+    await page.getByRole('button', { name: 'Agregar producto' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Agregar producto' });
+    await dialog.getByLabel('Buscar producto').fill(search);
+    await dialog.getByRole('list', { name: 'Productos' }).getByRole('button', { name }).click();
+    await dialog.waitFor({ state: 'detached' });
+  };
+
+  it('opens a comanda, adds lines, and a second browser sees it live; then split, close, void, history', async () => {
+    const waiter = await browser.newPage(server.baseUrl);
+    const other = await browser.newPage(server.baseUrl);
+    await signIn(waiter);
+    await signIn(other);
+    await live(waiter);
+    await live(other);
+    await screenshot(waiter, 'floor-empty');
+
+    // open a comanda at table 1 and order two ceviches and a chicha
+    await waiter.getByRole('button', { name: 'Abrir comanda en mesa 1' }).click();
+    const panel = waiter.getByRole('region', { name: /^Comanda \d+/ });
+    await panel.waitFor();
+    await addProduct(waiter, 'cevi', /Ceviche clásico/);
+    await panel.getByRole('button', { name: 'Una Ceviche clásico más' }).click();
+    await addProduct(waiter, 'chicha', /Chicha morada/);
+    await panel
+      .getByTestId('total')
+      .filter({ hasText: /84[.,]00/ })
+      .waitFor();
+    const ticket = (await panel.getByRole('heading').first().textContent())!.match(/\d+/)![0];
+
+    // the other browser sees the ticket and its total appear at table 1, without reloading
+    const otherFloor = other.getByRole('region', { name: 'Sala' });
+    await otherFloor.getByRole('button', { name: new RegExp(`#${ticket}.*84[.,]00`) }).waitFor();
+    await screenshot(other, 'floor-live');
+
+    // split one ceviche off to table 2
+    await panel.getByRole('button', { name: 'Dividir' }).click();
+    const split = waiter.getByRole('dialog', { name: 'Dividir la cuenta' });
+    await split.getByLabel('Cantidad de Ceviche clásico a separar').fill('1');
+    await split.getByRole('combobox').selectOption({ label: 'Mesa 2' });
+    await screenshot(waiter, 'floor-split');
+    await split.getByRole('button', { name: 'Separar' }).click();
+    await waiter
+      .getByRole('status')
+      .filter({ hasText: /Nueva comanda \d+/ })
+      .waitFor();
+    await panel
+      .getByTestId('total')
+      .filter({ hasText: /46[.,]00/ })
+      .waitFor();
+    await other.getByRole('button', { name: /38[.,]00/ }).waitFor();
+
+    // close the first one
+    await panel.getByRole('button', { name: 'Cerrar', exact: true }).click();
+    await panel.getByText('cerrada').first().waitFor();
+    await otherFloor.getByRole('button', { name: new RegExp(`#${ticket}`) }).waitFor({
+      state: 'detached',
+    });
+
+    // void the split one with a reason
+    await waiter.getByRole('button', { name: /38[.,]00/ }).click();
+    await panel.getByRole('button', { name: 'Anular' }).click();
+    const voidDialog = waiter.getByRole('dialog', { name: 'Anular comanda' });
+    await voidDialog.getByLabel('Motivo').fill('cliente se retiró');
+    await voidDialog.getByRole('button', { name: 'Anular' }).click();
+    await panel.getByText('eliminada').first().waitFor();
+    await screenshot(waiter, 'floor');
+
+    // the history: voided ones, and the timeline with the reason
+    await waiter.getByRole('link', { name: 'Historial' }).click();
+    await waiter.getByLabel('Anuladas').check();
+    const list = waiter.getByRole('table', { name: 'Comandas' });
+    await list.getByRole('button').first().click();
+    const timeline = waiter.getByRole('region', { name: 'Historial de la comanda' });
+    await timeline.getByText('motivo: cliente se retiró').waitFor();
+    await timeline.getByText(/dividió/).waitFor();
+    await screenshot(waiter, 'history');
+
+    browser.expectNoErrors(waiter);
+    browser.expectNoErrors(other);
+  });
+});

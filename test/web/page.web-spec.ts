@@ -1,0 +1,38 @@
+import { screenshot, WebBrowser } from './support/browser';
+import { startServer, type WebServer } from './support/server';
+
+/**
+ * The harness itself: the built page served at `/` by the real service, opened in Chromium,
+ * before anyone signs in.
+ */
+describe('the back-office page at /', () => {
+  let server: WebServer;
+  let browser: WebBrowser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await WebBrowser.launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('loads in Spanish with the sign-in form and no console error', async () => {
+    const page = await browser.newPage(server.baseUrl);
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).toBe('Comandas · back-office');
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('#app').count()).toBe(1);
+
+    const tenant = page.getByLabel('Restaurante');
+    await tenant.waitFor({ state: 'visible' });
+    expect(await tenant.getAttribute('name')).toBe('tenant');
+    expect(await page.getByRole('button', { name: 'Entrar' }).isVisible()).toBe(true);
+
+    await screenshot(page, 'sign-in');
+    browser.expectNoErrors(page);
+  });
+});

@@ -1,0 +1,110 @@
+import type { Api } from './api';
+import type { StreamEvent } from './types';
+
+/** One Server-Sent Events frame. */
+export interface SseFrame {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+/**
+ * Splits a text stream into SSE frames (a blank line ends one; `:` lines are comments). Feed it
+ * chunks as they come; it returns the complete frames and keeps the rest.
+ */
+export class SseParser {
+  private buffer = '';
+
+  push(chunk: string): SseFrame[] {
+    this.buffer += chunk.replace(/\r\n?/g, '\n');
+    const frames: SseFrame[] = [];
+    let end: number;
+    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      const frame: SseFrame = { event: 'message', data: '' };
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line === '' || line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'id') frame.id = value;
+        else if (field === 'event') frame.event = value;
+        else if (field === 'data') data.push(value);
+      }
+      if (data.length > 0) {
+        frame.data = data.join('\n');
+        frames.push(frame);
+      }
+    }
+    return frames;
+  }
+}
+
+export type LiveStatus = 'connecting' | 'live' | 'retrying';
+
+export interface LiveHandlers {
+  onEvent(event: StreamEvent): void;
+  /** The server could not replay the gap: reload what is shown. */
+  onReset(): void;
+  onStatus(status: LiveStatus): void;
+}
+
+/**
+ * Follows GET /comandas/stream with fetch (so the tenant header and the token go as headers,
+ * not in the URL), and reconnects by itself with the last event id it received: after a
+ * dropped connection, a server restart or a deploy, nothing is missed (docs/comandas.md, Live
+ * updates). Returns a function that stops it.
+ */
+export function followComandas(api: Api, handlers: LiveHandlers, query = ''): () => void {
+  let stopped = false;
+  let lastId: string | undefined;
+  let controller: AbortController | null = null;
+  let attempt = 0;
+
+  const run = async () => {
+    while (!stopped) {
+      handlers.onStatus(attempt === 0 ? 'connecting' : 'retrying');
+      controller = new AbortController();
+      try {
+        const headers = api.headers({ Accept: 'text/event-stream' });
+        if (lastId) headers['Last-Event-ID'] = lastId;
+        const res = await fetch(`/api/v1/comandas/stream${query}`, {
+          headers,
+          signal: controller.signal,
+          cache: 'no-store',
+        });
+        if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+        handlers.onStatus('live');
+        attempt = 0;
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        const parser = new SseParser();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          for (const frame of parser.push(value)) {
+            if (frame.id) lastId = frame.id;
+            if (frame.event === 'reset') handlers.onReset();
+            else if (frame.event === 'comanda')
+              handlers.onEvent(JSON.parse(frame.data) as StreamEvent);
+          }
+        }
+      } catch {
+        if (stopped) return;
+      }
+      if (stopped) return;
+      attempt += 1;
+      handlers.onStatus('retrying');
+      // 1 s, 2 s, 4 s ... up to 15 s between attempts
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(15_000, 1_000 * 2 ** (attempt - 1))),
+      );
+    }
+  };
+  void run();
+  return () => {
+    stopped = true;
+    controller?.abort();
+  };
+}
