@@ -8,10 +8,13 @@
 //    (bench/baseline-server.js: node:http + pg running the service's own SQL).
 // 4. Load: autocannon, BENCH_CONNECTIONS connections for BENCH_DURATION seconds per scenario,
 //    baseline and service one after the other; then 100 tenants round-robin, the detail at a
-//    fixed rate of half the baseline's peak, and a cold and a warm start of the service.
-// Prints a markdown table; exits 1 if the service answered any error or the PostgreSQL
-// connections exceeded the configured cap. BENCH_PROFILE=1 also writes a CPU profile of the
-// service under the detail and list load and prints where its time goes.
+//    fixed rate of half the baseline's peak, the live stream (bench/stream.js: 200 subscribers
+//    while 100 changes/s are made; the detail without and with them), and a cold and a warm
+//    start of the service.
+// Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
+// connections exceeded the configured cap, or a stream subscriber missed an event.
+// BENCH_PROFILE=1 also writes a CPU profile of the service under the detail and list load and
+// prints where its time goes; BENCH_STREAM=0 leaves the live stream out.
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
 const {
@@ -32,6 +35,7 @@ const { Client } = require('pg');
 const { seedComandaVolume } = require('./support/comandas-volume');
 const { summariseProfile } = require('./support/cpu-profile');
 const { pacedLoad } = require('./support/paced-load');
+const stream = require('./stream');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -42,6 +46,7 @@ const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
 const COMANDAS = Number(env.BENCH_COMANDAS ?? 100_000);
 const TENANTS = Number(env.BENCH_TENANTS ?? 100);
 const PROFILE = env.BENCH_PROFILE === '1';
+const STREAM = env.BENCH_STREAM !== '0';
 const PREFIX = 'comandas_bench_';
 const TIME_ZONE = 'America/Lima';
 const MAX_CONNECTIONS = 320; // of the embedded server
@@ -273,7 +278,8 @@ async function main() {
       embedded = new EmbeddedPostgres({
         dataDir: join(work, 'pg'),
         port: 54_397,
-        settings: { max_connections: String(MAX_CONNECTIONS) },
+        // commit timestamps: the live stream's latency is measured from the commit
+        settings: { max_connections: String(MAX_CONNECTIONS), track_commit_timestamp: 'on' },
       });
       serverUrl = (await embedded.start()).adminUrl;
     } else {
@@ -412,6 +418,17 @@ async function main() {
     });
     if (fixedSvc.errors > 0 || ownSvc.errors > 0) failed = true;
 
+    const live = STREAM
+      ? await stream.streamBench({
+          servicePort,
+          baselinePort,
+          tenant: 'main',
+          databaseUrl: withDatabase(serverUrl, `${PREFIX}main`),
+          measure: (port) => load(port, all.detail),
+        })
+      : undefined;
+    if (live?.failed) failed = true;
+
     await service.stop();
     await baseline.stop();
     stoppers.length = 0;
@@ -463,6 +480,7 @@ async function main() {
         .map((s) => `${s.kind} ${fmt(s.ms / 1000, 2)} s`)
         .join(', ')} (cold: initdb, control database, demo tenant).`,
     );
+    if (live) console.log(stream.report(live, fmt));
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
       const kept = join(tmpdir(), 'comandas-service.cpuprofile');
@@ -471,7 +489,9 @@ async function main() {
       console.log(summariseProfile(kept));
     }
     if (failed) {
-      console.error('\nThe service answered errors or exceeded its connection cap.');
+      console.error(
+        '\nThe service answered errors, exceeded its connection cap or missed stream events.',
+      );
       process.exitCode = 1;
     }
   } finally {

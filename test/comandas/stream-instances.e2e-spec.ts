@@ -7,7 +7,8 @@ import { TestDatabases } from '../support/test-databases';
 /**
  * Two service processes on one PostgreSQL, as behind a load balancer: a subscriber of one sees
  * the changes made through the other, in order and exactly once, because the database (the
- * audit trail and its NOTIFY) is the only thing they share. SIGTERM ends the streams cleanly.
+ * audit trail and its NOTIFY) is the only thing they share, and a killed LISTEN connection
+ * loses nothing. SIGTERM ends the streams cleanly.
  */
 describe('live stream across instances (real processes)', () => {
   let dbs: TestDatabases;
@@ -53,11 +54,22 @@ describe('live stream across instances (real processes)', () => {
       items: [{ id_producto: MENU.ceviche.id, cantidad: 1 }],
     }).expect(201);
     const id = created.body.id_comanda as number;
-    for (let i = 0; i < 20; i++)
-      await viaB('post', `/comandas/${id}/items`, {
-        id_producto: MENU.chicha.id,
-        cantidad: 1,
-      }).expect(201);
+    const addLines = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        await viaB('post', `/comandas/${id}/items`, {
+          id_producto: MENU.chicha.id,
+          cantidad: 1,
+        }).expect(201);
+    };
+    await addLines(10);
+    // A's LISTEN connection dies (a failover, a killed backend) while changes go on through B
+    const killed = await dbs.query<{ n: number }>(
+      dbs.tenantUrl('cadena'),
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+        WHERE application_name = 'comandas-listener:cadena'`,
+    );
+    expect(killed[0].n).toBe(1); // A's: B has no subscriber, so no listener
+    await addLines(10);
     await viaB('put', `/comandas/${id}`, { action: 'cerrar' }).expect(200);
 
     const trail = (

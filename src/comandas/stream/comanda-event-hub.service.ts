@@ -12,7 +12,7 @@ import { toStreamEvent } from '../comanda.mapper';
 import { ComandasRepository } from '../comandas.repository';
 import type { ComandaEstado } from '../comanda-state';
 import type { SseStream } from './sse-stream';
-import { TenantFeed, type FeedEvent, type FeedSubscriber } from './tenant-feed';
+import { frameOf, TenantFeed, type FeedEvent, type FeedSubscriber } from './tenant-feed';
 
 /** What a stream asks for: its filters and where it resumes. */
 export interface StreamRequest {
@@ -113,7 +113,7 @@ export class ComandaEventHub implements OnModuleDestroy {
     const sent = new Set<number>();
     const send = (event: FeedEvent) => {
       if (sent.has(event.id) || !matches(event, request)) return;
-      stream.send('comanda', event.data, event.id);
+      stream.sendFrame(frameOf(event));
     };
     const subscriber: FeedSubscriber = {
       deliver: (event) => (held ? held.push(event) : send(event)),

@@ -1,5 +1,11 @@
 import type { Response } from 'express';
 
+/** One Server-Sent Events frame: `id:` (when given), `event:`, `data:` and the blank line. */
+export function sseFrame(event: string, data: unknown, id?: number): string {
+  const idLine = id === undefined ? '' : `id: ${id}\n`;
+  return `${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
 /**
  * A Server-Sent Events response: the headers, `id:`/`event:`/`data:` frames, comment
  * heartbeats, and a bound on what a client that stops reading can make the server keep: past
@@ -9,6 +15,7 @@ import type { Response } from 'express';
 export class SseStream {
   private heartbeat: NodeJS.Timeout | null = null;
   private ended = false;
+  private corked = false;
   private readonly closeHandlers: (() => void)[] = [];
 
   constructor(
@@ -42,8 +49,12 @@ export class SseStream {
   }
 
   send(event: string, data: unknown, id?: number): void {
-    const idLine = id === undefined ? '' : `id: ${id}\n`;
-    this.write(`${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.write(sseFrame(event, data, id));
+  }
+
+  /** A frame already made (one event sent to many streams is serialized once). */
+  sendFrame(frame: string): void {
+    this.write(frame);
   }
 
   /** Ends the stream (shutdown, the client's limit): the client reconnects elsewhere. */
@@ -56,6 +67,15 @@ export class SseStream {
   private write(text: string): void {
     if (this.ended) return;
     const res = this.response;
+    // the frames of one tick (a burst of events) go out in one write of the socket
+    if (!this.corked) {
+      this.corked = true;
+      res.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        res.uncork();
+      });
+    }
     res.write(text);
     if (res.writableLength > this.options.maxBufferedBytes) {
       // the client does not read: cut it rather than hold its backlog in memory

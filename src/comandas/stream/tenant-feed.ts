@@ -3,6 +3,7 @@ import type { Logger } from '../../common/logging/logger';
 import { toStreamEvent } from '../comanda.mapper';
 import { streamEventsQuery, type StreamEventRow } from '../comandas.repository';
 import type { ComandaStreamEvent } from '../dto/comanda-output.dto';
+import { sseFrame } from './sse-stream';
 
 /** The channel the audit trail's trigger notifies (tenant migration 1764600000000). */
 export const CHANNEL = 'comanda_eventos';
@@ -13,6 +14,14 @@ export interface FeedEvent {
   data: ComandaStreamEvent;
   /** The entry's `antes` (the filters also match what the comanda was before the change). */
   antes: Record<string, unknown> | null;
+  /** The SSE frame, made once for every subscriber (see `frameOf`). */
+  frame?: string;
+}
+
+/** The event's frame, serialized once however many streams it goes to. */
+export function frameOf(event: FeedEvent): string {
+  event.frame ??= sseFrame('comanda', event.data, event.id);
+  return event.frame;
 }
 
 export interface FeedSubscriber {
@@ -34,6 +43,7 @@ export interface TenantFeedOptions {
 
 /** Entries read per query when catching up. */
 const BATCH = 500;
+const READ_SQL = streamEventsQuery('(e.id_evento > $1 OR e.id_evento = ANY($2::bigint[]))', BATCH);
 /** Missing ids remembered at most (a burst of rolled-back entries cannot grow it unbounded). */
 const MAX_GAPS = 10_000;
 const BACKOFF_MIN_MS = 250;
@@ -222,10 +232,12 @@ export class TenantFeed {
       if (!client || this.closed) return;
       this.forgetOldGaps();
       const gapIds = [...this.gaps.keys()];
-      const { rows } = await client.query<StreamEventRow>(
-        streamEventsQuery('(e.id_evento > $1 OR e.id_evento = ANY($2::bigint[]))', BATCH),
-        [this.lastId, gapIds],
-      );
+      // a named statement: planned once per connection, not at every notification
+      const { rows } = await client.query<StreamEventRow>({
+        name: 'comanda-feed-read',
+        text: READ_SQL,
+        values: [this.lastId, gapIds],
+      });
       for (const row of rows) this.accept(row);
       if (rows.length < BATCH) return;
     }
