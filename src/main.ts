@@ -7,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from './database/database-bootstrap
 import { ensureDemoTenant } from './tenancy/demo-tenant';
 import { EmbeddedPostgresError } from './database/embedded-postgres';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { webPage } from './common/http/web-page';
 
 /**
  * The application's modules (Nest and everything under it) take about a second to load: they
@@ -45,6 +46,7 @@ function banner(config: AppConfig): string {
   return [
     '',
     `  Comandas back-office is listening on ${base}`,
+    ...(webPage() ? [`  Page:    ${base}/   (the back-office page; restaurant: demo)`] : []),
     `  API:     ${base}/api/v1   (header X-Tenant-ID: demo)`,
     `  Docs:    ${base}/api/docs   (OpenAPI JSON: ${base}/api/docs-json)`,
     `  Health:  ${base}/api/health`,
