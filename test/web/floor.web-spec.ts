@@ -111,4 +111,48 @@ describe('the floor and the history', () => {
     browser.expectNoErrors(waiter);
     browser.expectNoErrors(other);
   });
+
+  it('moves a party to another table and merges two tables’ tickets', async () => {
+    const page = await browser.newPage(server.baseUrl);
+    await signIn(page);
+    await live(page);
+    const panel = page.getByRole('region', { name: /^Comanda \d+/ });
+    const floor = page.getByRole('region', { name: 'Sala' });
+
+    // a ticket at table 3 with a lomo
+    await page.getByRole('button', { name: 'Abrir comanda en mesa 3' }).click();
+    await panel.waitFor();
+    await addProduct(page, 'lomo', /Lomo saltado/);
+    await panel
+      .getByTestId('total')
+      .filter({ hasText: /42[.,]50/ })
+      .waitFor();
+    const lomo = (await panel.getByRole('heading').first().textContent())!.match(/\d+/)![0];
+
+    // the party moves to table 2: the ticket follows it on the floor
+    await panel.getByLabel('Cambiar de mesa').selectOption({ label: 'Mesa 2' });
+    await panel.getByText(/Mesa 2 ·/).waitFor();
+
+    // another ticket at table 1 with a chicha, then table 2's joins it
+    await page.getByRole('button', { name: 'Abrir comanda en mesa 1' }).click();
+    await panel.getByText(/Mesa 1 ·/).waitFor();
+    await addProduct(page, 'chicha', /Chicha morada/);
+    await panel
+      .getByTestId('total')
+      .filter({ hasText: /8[.,]00/ })
+      .waitFor();
+    await panel.getByRole('button', { name: 'Unir' }).click();
+    const merge = page.getByRole('dialog', { name: 'Unir comandas' });
+    await merge.getByLabel(new RegExp(`Comanda ${lomo} `)).check();
+    await merge.getByRole('button', { name: 'Unir' }).click();
+    await panel
+      .getByTestId('total')
+      .filter({ hasText: /50[.,]50/ })
+      .waitFor();
+    await floor.getByRole('button', { name: new RegExp(`#${lomo}`) }).waitFor({
+      state: 'detached',
+    });
+    await screenshot(page, 'floor-merged');
+    browser.expectNoErrors(page);
+  });
 });
