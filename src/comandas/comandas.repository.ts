@@ -122,6 +122,13 @@ export function streamEventsQuery(where: string, limit: number): string {
            LIMIT ${limit}`;
 }
 
+/**
+ * A comanda's total, in an `UPDATE comandas`: the sum of its lines' subtotals (the one place of
+ * that rule; the generic table routes use it too when they insert a line).
+ */
+export const TOTAL_OF_LINES =
+  '(SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d WHERE d.id_comanda = comandas.id_comanda)';
+
 const LOCKED_COLUMNS =
   'id_comanda, numero_ticket, estado, eliminada, version, total, id_mesa, id_usuario, id_cliente, observacion';
 
@@ -401,7 +408,7 @@ export class ComandasRepository extends TenantRepository {
   async refreshTotal(tx: Queryable, id: number): Promise<LockedComanda> {
     const result = await tx.query<LockedComanda[] | [LockedComanda[], number]>(
       `UPDATE comandas
-          SET total = (SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d WHERE d.id_comanda = $1)
+          SET total = ${TOTAL_OF_LINES}
         WHERE id_comanda = $1
        RETURNING ${LOCKED_COLUMNS}`,
       [id],
@@ -444,7 +451,7 @@ export class ComandasRepository extends TenantRepository {
          id_usuario = CASE WHEN $6 THEN $7::int ELSE id_usuario END,
          id_cliente = CASE WHEN $8 THEN $9::int ELSE id_cliente END,
          observacion = CASE WHEN $10 THEN $11::text ELSE observacion END,
-         total = (SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d WHERE d.id_comanda = $1),
+         total = ${TOTAL_OF_LINES},
          version = version + 1
        WHERE id_comanda = $1
        RETURNING ${LOCKED_COLUMNS}`,

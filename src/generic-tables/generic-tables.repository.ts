@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { quoteIdent, type Queryable } from '../database/sql';
+import { TOTAL_OF_LINES } from '../comandas/comandas.repository';
 import { TenantRepository } from '../tenancy/tenant-repository';
 import type { ColumnMetadata, TableMetadata } from './table-metadata.service';
 
@@ -75,12 +76,10 @@ export class GenericTablesRepository extends TenantRepository {
     } else if (table === 'deta_comandas') {
       await tx.query(
         `WITH changed AS (
-           UPDATE comandas c
-              SET total = (SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d
-                            WHERE d.id_comanda = c.id_comanda),
-                  version = version + 1
-            WHERE c.id_comanda = $1
-           RETURNING c.id_comanda)
+           UPDATE comandas
+              SET total = ${TOTAL_OF_LINES}, version = version + 1
+            WHERE id_comanda = $1
+           RETURNING id_comanda)
          INSERT INTO comanda_eventos (id_comanda, accion, despues)
          SELECT changed.id_comanda, 'agregar_item',
                 jsonb_build_object('id_item', d.id_deta_comanda, 'id_producto', d.id_producto,

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { PageLimit, PageOffset } from '../../common/http/paging';
 
 export const PRODUCTOS_LIMIT_DEFAULT = 100;
 export const PRODUCTOS_LIMIT_MAX = 500;
@@ -51,31 +52,9 @@ export class ListProductosQuery {
   @Max(MAX_INT4)
   id_categoria?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    default: PRODUCTOS_LIMIT_DEFAULT,
-    minimum: 1,
-    maximum: PRODUCTOS_LIMIT_MAX,
-    description: 'Page size (above the maximum is 400, not cut)',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(PRODUCTOS_LIMIT_MAX)
+  @PageLimit(PRODUCTOS_LIMIT_DEFAULT, PRODUCTOS_LIMIT_MAX)
   limit?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    default: 0,
-    minimum: 0,
-    maximum: 1_000_000_000,
-    description: 'Products skipped before the page',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000_000)
+  @PageOffset('Products')
   offset?: number;
 }

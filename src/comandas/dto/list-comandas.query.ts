@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, Validate } from 'class-validator';
 import { IsBusinessDate } from '../../common/validation';
+import { PageLimit, PageOffset } from '../../common/http/paging';
 
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 500;
@@ -77,31 +78,9 @@ export class ListComandasQuery {
   @IsBoolean({ message: 'eliminada must be true or false' })
   eliminada?: boolean;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    default: LIST_LIMIT_DEFAULT,
-    minimum: 1,
-    maximum: LIST_LIMIT_MAX,
-    description: 'Page size (above the maximum is 400, not cut)',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(LIST_LIMIT_MAX)
+  @PageLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX)
   limit?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    default: 0,
-    minimum: 0,
-    maximum: 1_000_000_000,
-    description: 'Comandas skipped before the page',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000_000)
+  @PageOffset('Comandas')
   offset?: number;
 }

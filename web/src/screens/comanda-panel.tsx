@@ -107,12 +107,23 @@ export function ComandaPanel({
     );
 
   const state = stateOf(detail);
-  const write = (path: string, body: unknown, key: string, version: number, method = 'post') =>
-    api.call<ComandaDetail>(method.toUpperCase() as 'POST', path, {
-      body,
-      version,
-      idempotencyKey: key,
-    });
+  /** One write of this user action: its key, the version shown; answers the comanda. */
+  const write = (
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body: unknown,
+    key: string,
+    version: number,
+  ) =>
+    api
+      .call<ComandaDetail>(method, path, { body, version, idempotencyKey: key })
+      .then((a) => a.body);
+  const setQuantity = (itemId: number, qty: number) =>
+    act((key, version) =>
+      write('PATCH', `/comandas/${id}/items/${itemId}`, { cantidad: qty }, key, version),
+    );
+  const transition = (action: 'cerrar' | 'abrir' | 'restaurar') =>
+    act((key, version) => write('PUT', `/comandas/${id}`, { action }, key, version));
 
   return (
     <section class="panel" aria-label={`Comanda ${detail.numero_ticket}`}>
@@ -152,17 +163,7 @@ export function ComandaPanel({
                       class="secondary"
                       aria-label={`Una ${l.producto} menos`}
                       disabled={busy || l.cantidad <= 1}
-                      onClick={() =>
-                        act((key, version) =>
-                          write(
-                            `/comandas/${id}/items/${l.id_item}`,
-                            { cantidad: l.cantidad - 1 },
-                            key,
-                            version,
-                            'patch',
-                          ).then((a) => a.body),
-                        )
-                      }
+                      onClick={() => setQuantity(l.id_item, l.cantidad - 1)}
                     >
                       −
                     </button>
@@ -172,17 +173,7 @@ export function ComandaPanel({
                       class="secondary"
                       aria-label={`Una ${l.producto} más`}
                       disabled={busy}
-                      onClick={() =>
-                        act((key, version) =>
-                          write(
-                            `/comandas/${id}/items/${l.id_item}`,
-                            { cantidad: l.cantidad + 1 },
-                            key,
-                            version,
-                            'patch',
-                          ).then((a) => a.body),
-                        )
-                      }
+                      onClick={() => setQuantity(l.id_item, l.cantidad + 1)}
                     >
                       +
                     </button>
@@ -245,12 +236,12 @@ export function ComandaPanel({
                 const value = e.currentTarget.value;
                 act((key, version) =>
                   write(
+                    'PUT',
                     `/comandas/${id}`,
                     { id_mesa: value === '' ? null : Number(value) },
                     key,
                     version,
-                    'put',
-                  ).then((a) => a.body),
+                  ),
                 );
               }}
             >
@@ -282,13 +273,7 @@ export function ComandaPanel({
           <button
             type="button"
             disabled={busy || detail.lineas.length === 0}
-            onClick={() =>
-              act((key, version) =>
-                write(`/comandas/${id}`, { action: 'cerrar' }, key, version, 'put').then(
-                  (a) => a.body,
-                ),
-              )
-            }
+            onClick={() => transition('cerrar')}
           >
             Cerrar
           </button>
@@ -298,13 +283,7 @@ export function ComandaPanel({
             type="button"
             class="secondary"
             disabled={busy}
-            onClick={() =>
-              act((key, version) =>
-                write(`/comandas/${id}`, { action: 'abrir' }, key, version, 'put').then(
-                  (a) => a.body,
-                ),
-              )
-            }
+            onClick={() => transition('abrir')}
           >
             Reabrir
           </button>
@@ -315,17 +294,7 @@ export function ComandaPanel({
           </button>
         )}
         {actions.has('restaurar') && (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() =>
-              act((key, version) =>
-                write(`/comandas/${id}`, { action: 'restaurar' }, key, version, 'put').then(
-                  (a) => a.body,
-                ),
-              )
-            }
-          >
+          <button type="button" disabled={busy} onClick={() => transition('restaurar')}>
             Restaurar
           </button>
         )}
@@ -341,11 +310,12 @@ export function ComandaPanel({
             onPick={(p, qty, nota) =>
               act((key, version) =>
                 write(
+                  'POST',
                   `/comandas/${id}/items`,
                   { id_producto: p.id_producto, cantidad: qty, ...(nota ? { nota } : {}) },
                   key,
                   version,
-                ).then((a) => a.body),
+                ),
               )
             }
           />
@@ -359,13 +329,13 @@ export function ComandaPanel({
           onClose={() => setDialog(null)}
           onConfirm={(motivo) =>
             act((key, version) =>
-              api
-                .call<ComandaDetail>('DELETE', `/comandas/${id}/items/${lineToRemove}`, {
-                  body: motivo ? { motivo } : undefined,
-                  version,
-                  idempotencyKey: key,
-                })
-                .then((a) => a.body),
+              write(
+                'DELETE',
+                `/comandas/${id}/items/${lineToRemove}`,
+                motivo ? { motivo } : undefined,
+                key,
+                version,
+              ),
             )
           }
         />
@@ -378,15 +348,7 @@ export function ComandaPanel({
           busy={busy}
           onClose={() => setDialog(null)}
           onConfirm={(motivo) =>
-            act((key, version) =>
-              api
-                .call<ComandaDetail>('DELETE', `/comandas/${id}`, {
-                  body: { motivo },
-                  version,
-                  idempotencyKey: key,
-                })
-                .then((a) => a.body),
-            )
+            act((key, version) => write('DELETE', `/comandas/${id}`, { motivo }, key, version))
           }
         />
       )}
@@ -417,7 +379,7 @@ export function ComandaPanel({
           onClose={() => setDialog(null)}
           onMerge={(comandas) =>
             act((key, version) =>
-              write(`/comandas/${id}/merge`, { comandas }, key, version).then((a) => a.body),
+              write('POST', `/comandas/${id}/merge`, { comandas }, key, version),
             )
           }
         />

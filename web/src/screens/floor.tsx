@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, newKey } from '../api';
+import { newKey } from '../api';
 import { ErrorBanner } from '../components';
 import { soles } from '../format';
 import { followComandas, type LiveStatus } from '../live';
@@ -156,5 +156,3 @@ export function Floor() {
     </div>
   );
 }
-
-export { ApiError };
