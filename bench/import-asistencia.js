@@ -5,18 +5,24 @@
 //               tenant, as a child process: wall time, punches/s, its peak RSS.
 //   3. again  : the same file a second time: nothing inserted (all duplicates), wall time.
 // Usage: npm run bench:import   (BENCH_DATABASE_URL=postgres://... to use an existing server;
-// BENCH_PARSE_LINES, BENCH_PEOPLE, BENCH_DAYS, IMPORT_BATCH_SIZE to change the volume)
+// BENCH_PARSE_LINES, BENCH_PEOPLE, BENCH_DAYS, IMPORT_BATCH_SIZE to change the volume;
+// BENCH_IMPORT_DIGEST=1 to also print an md5 of the stored rows and of the import counts, equal
+// whenever two versions of the code store the same rows; BENCH_IMPORT_DUMP=<dir> to also write
+// those rows there, one file per table, for a diff)
 // Linux only: the child's peak RSS is read from /proc/<pid>/status (VmHWM).
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
 const {
   createWriteStream,
   mkdtempSync,
+  mkdirSync,
   readFileSync,
   rmSync,
+  writeFileSync,
   statSync,
   chmodSync,
 } = require('node:fs');
+const { createHash } = require('node:crypto');
 const { once } = require('node:events');
 const { setInterval, clearInterval } = require('node:timers');
 const { tmpdir } = require('node:os');
@@ -28,6 +34,8 @@ const DIST = join(ROOT, 'dist');
 const PARSE_LINES = Number(process.env.BENCH_PARSE_LINES ?? 1_000_000);
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 200);
 const DAYS = Number(process.env.BENCH_DAYS ?? 250);
+const DIGEST = process.env.BENCH_IMPORT_DIGEST === '1' || Boolean(process.env.BENCH_IMPORT_DUMP);
+const DUMP_DIR = process.env.BENCH_IMPORT_DUMP;
 const TENANT = 'bench-asistencia';
 const PREFIX = 'comandas_bench_';
 
@@ -61,6 +69,58 @@ const punches = (people, days) =>
       }
     }
   };
+
+/**
+ * What import_asistencia stores, one text line per row in key order, without the surrogate ids
+ * (id_raw, id_intervalo: a punch is named by its person, date and time) and the insert
+ * timestamps (created_at, updated_at).
+ */
+const STORED_ROWS = {
+  punches: `
+    SELECT (u.documento, d.fecha, d.hora, d.modo, d.origen, d.datos)::text AS line
+      FROM asistencia_detalle d JOIN usuarios u USING (id_usuario)
+     ORDER BY u.documento, d.fecha, d.hora`,
+  intervals: `
+    SELECT (u.documento, i.fecha_trabajo, i.entrada, i.salida, i.minutos,
+            e.fecha + e.hora, s.fecha + s.hora)::text AS line
+      FROM asistencia_intervalo i
+      JOIN usuarios u USING (id_usuario)
+      LEFT JOIN asistencia_detalle e ON e.id_raw = i.id_raw_entrada
+      LEFT JOIN asistencia_detalle s ON s.id_raw = i.id_raw_salida
+     ORDER BY u.documento, i.entrada`,
+  'daily summaries': `
+    SELECT (u.documento, r.fecha_trabajo, r.minutos, r.intervalos, r.marcas, r.incompleto)::text
+           AS line
+      FROM asistencia_resumen_diario r JOIN usuarios u USING (id_usuario)
+     ORDER BY u.documento, r.fecha_trabajo`,
+};
+
+/** The counts of the CLI's summary that the digest covers. */
+const COUNTED = [
+  'read',
+  'punches',
+  'inserted',
+  'duplicates',
+  'unknownDocumentPunches',
+  'badLineCount',
+  'daysRecalculated',
+];
+
+/** md5 and row count of each table of STORED_ROWS (and the rows to BENCH_IMPORT_DUMP). */
+async function storedDigest(client, results) {
+  const digests = [];
+  if (DUMP_DIR) mkdirSync(DUMP_DIR, { recursive: true });
+  for (const [table, sql] of Object.entries(STORED_ROWS)) {
+    const { rows } = await client.query(sql);
+    const text = rows.map((r) => `${r.line}\n`).join('');
+    digests.push(`${table} ${rows.length} ${createHash('md5').update(text).digest('hex')}`);
+    if (DUMP_DIR) writeFileSync(join(DUMP_DIR, `${table.replace(' ', '-')}.txt`), text);
+  }
+  const json = JSON.stringify(results);
+  digests.push(`import results ${createHash('md5').update(json).digest('hex')}`);
+  if (DUMP_DIR) writeFileSync(join(DUMP_DIR, 'import-results.json'), `${json}\n`);
+  return digests;
+}
 
 function* take(lines, count) {
   let n = 0;
@@ -181,6 +241,11 @@ async function main() {
               (SELECT count(*) FROM asistencia_intervalo)::int AS intervals,
               (SELECT count(*) FROM asistencia_resumen_diario)::int AS days`,
     );
+    // the import's counts (origen and the lists are the same in every run, and empty)
+    const counts = (summary) => Object.fromEntries(COUNTED.map((key) => [key, summary[key]]));
+    const digest = DIGEST
+      ? await storedDigest(tenant, { first: counts(firstSummary), again: counts(againSummary) })
+      : undefined;
     await tenant.end();
     await run(tenantCli, ['drop', TENANT, '--yes'], env);
     if (firstSummary.inserted !== punchCount || againSummary.inserted !== 0) {
@@ -206,6 +271,11 @@ async function main() {
       `\nStored: ${rows[0].punches} punches, ${rows[0].intervals} intervals, ${rows[0].days} daily summaries; second run: ${againSummary.inserted} inserted, ${againSummary.duplicates} duplicates.`,
     );
     console.log('Wall times of the CLI include its start (Nest context, connection) and end.');
+    if (digest) {
+      console.log('\nStored rows and import results (rows, md5; no surrogate ids, no timestamps):');
+      for (const line of digest) console.log(`  ${line}`);
+      if (DUMP_DIR) console.log(`Rows written to ${DUMP_DIR}.`);
+    }
   } finally {
     await embedded?.stop();
     rmSync(work, { recursive: true, force: true });

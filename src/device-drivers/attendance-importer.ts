@@ -47,8 +47,9 @@ interface ImportResult {
  * Every transport ends here (docs/device-drivers.md): parsed lines are sent to the store function
  * import_asistencia in batches of IMPORT_BATCH_SIZE punches, each batch its own transaction,
  * so memory stays flat whatever the file's size and an interrupted import is finished by running
- * it again (the store function skips the punches already stored). Runs in the tenant context of
- * the request, or of TenantContext.run.
+ * it again (the store function skips the punches already stored). While the database stores one
+ * batch, the next one is read and parsed; batches are still sent one at a time, in file order.
+ * Runs in the tenant context of the request, or of TenantContext.run.
  */
 @Injectable()
 export class AttendanceImporter {
@@ -94,39 +95,55 @@ export class AttendanceImporter {
     };
     let batch: PunchRecord[] = [];
     let batchLines: number[] = [];
+    /** The batch the database is storing, if any (at most one at a time). */
+    let sending: Promise<void> = Promise.resolve();
 
-    const flush = async () => {
-      if (batch.length === 0) return;
-      const result = ((await this.rpc.call('import_asistencia', [batch, origen])) ??
+    const send = async (records: PunchRecord[], lineNumbers: number[]) => {
+      const result = ((await this.rpc.call('import_asistencia', [records, origen])) ??
         {}) as ImportResult;
       const inserted = result.insertados ?? 0;
       const duplicates = result.duplicados ?? 0;
       const invalid = result.invalidos ?? [];
       summary.inserted += inserted;
       summary.duplicates += duplicates;
-      summary.unknownDocumentPunches += batch.length - inserted - duplicates - invalid.length;
+      summary.unknownDocumentPunches += records.length - inserted - duplicates - invalid.length;
       summary.daysRecalculated += result.dias_recalculados ?? 0;
       for (const doc of result.desconocidos ?? []) if (unknown.size < MAX_LISTED) unknown.add(doc);
       // the parsers check what the store function checks; should it still refuse a record,
       // it is a bad line of the file like any other
-      for (const { indice, motivo } of invalid) bad(batchLines[indice] ?? 0, motivo);
-      batch = [];
-      batchLines = [];
+      for (const { indice, motivo } of invalid) bad(lineNumbers[indice] ?? 0, motivo);
       onProgress?.(summary);
     };
 
-    for await (const parsed of lines) {
-      summary.read += 1;
-      if (parsed.kind === 'bad') {
-        bad(parsed.line, parsed.reason);
-        continue;
+    /** Sends the batch once the previous one is stored; does not wait for it to be stored. */
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const [records, lineNumbers] = [batch, batchLines];
+      batch = [];
+      batchLines = [];
+      await sending; // a failed batch stops the import here
+      sending = send(records, lineNumbers);
+      sending.catch(() => undefined); // its failure is thrown where it is awaited
+    };
+
+    try {
+      for await (const parsed of lines) {
+        summary.read += 1;
+        if (parsed.kind === 'bad') {
+          bad(parsed.line, parsed.reason);
+          continue;
+        }
+        summary.punches += 1;
+        batch.push(parsed.record);
+        batchLines.push(parsed.line);
+        if (batch.length >= this.config.IMPORT_BATCH_SIZE) await flush();
       }
-      summary.punches += 1;
-      batch.push(parsed.record);
-      batchLines.push(parsed.line);
-      if (batch.length >= this.config.IMPORT_BATCH_SIZE) await flush();
+      await flush();
+    } finally {
+      // whatever stopped the reading, no batch is left running behind the caller's back
+      await sending.catch(() => undefined);
     }
-    await flush();
+    await sending;
     summary.unknownDocuments = [...unknown];
     summary.badLines.sort((a, b) => a.line - b.line);
     return summary;

@@ -1,6 +1,9 @@
+import { Client } from 'pg';
+import type { QueryRunner } from 'typeorm';
+import { SetBasedAttendanceImport1764700000000 } from '../../../src/database/migrations/tenant/1764700000000-set-based-attendance-import';
 import { MENU, seedMenu } from '../../support/fixtures';
 import { TestDatabases } from '../../support/test-databases';
-import { LUIS, ROSA, punch, tenantSql } from '../support/tenant-sql';
+import { LUIS, ROSA, punch, tenantSql, type Registro } from '../support/tenant-sql';
 
 /**
  * Integration specs of the store functions shipped by the tenant migrations
@@ -356,6 +359,388 @@ describe('store functions (tenant migrations, called with SQL)', () => {
       await expect(
         db2.rows(`UPDATE parametros SET valor = '5am' WHERE clave = 'asistencia.hora_corte'`),
       ).rejects.toMatchObject({ code: '23514', constraint: 'ck_parametros_hora_corte' });
+    });
+  });
+
+  describe('import_asistencia, a whole batch at a time', () => {
+    const db = tenant('lotes');
+    const ANA = '40000003';
+
+    beforeAll(async () => {
+      await dbs.createTenant('lotes');
+      await seedMenu(dbs, 'lotes');
+      await db.rows(
+        `INSERT INTO usuarios (documento, nombre, apellido) VALUES ('${ANA}', 'Ana', 'Flores')`,
+      );
+    });
+
+    it('pairs every person and work day of a mixed batch, on both sides of the cut-off', async () => {
+      const registros = [
+        // Rosa, with modo: two intervals; then a double press at 08:00:30
+        punch(ROSA, '2026-07-01', '08:00:00', 'entrada'),
+        punch(ROSA, '2026-07-01', '12:00:00', 'salida'),
+        punch(ROSA, '2026-07-01', '13:00:00', 'entrada'),
+        punch(ROSA, '2026-07-01', '17:00:00', 'salida'),
+        punch(ROSA, '2026-07-02', '08:00:00', 'entrada'),
+        punch(ROSA, '2026-07-02', '08:00:30', 'entrada'),
+        punch(ROSA, '2026-07-02', '16:00:00', 'salida'),
+        // Luis, no modo, nights: 04:30 and 03:00 belong to the day before, 05:00 does not
+        punch(LUIS, '2026-07-01', '22:00:00'),
+        punch(LUIS, '2026-07-02', '04:30:00'),
+        punch(LUIS, '2026-07-02', '05:00:00'),
+        punch(LUIS, '2026-07-02', '13:00:00'),
+        punch(LUIS, '2026-07-02', '22:00:00'),
+        punch(LUIS, '2026-07-03', '03:00:00'),
+        // Ana: a salida with nothing open, then two entradas in a row
+        punch(ANA, '2026-07-03', '07:00:00', 'salida'),
+        punch(ANA, '2026-07-03', '08:00:00', 'entrada'),
+        punch(ANA, '2026-07-03', '09:00:00', 'entrada'),
+        punch(ANA, '2026-07-03', '17:00:00', 'salida'),
+      ];
+      // the clock's order: by time of day, people and days mixed
+      registros.sort((a, b) => a.hora.localeCompare(b.hora) || a.doc.localeCompare(b.doc));
+      expect(await db.importar(registros)).toEqual({
+        recibidos: 17,
+        insertados: 17,
+        duplicados: 0,
+        desconocidos: [],
+        invalidos: [],
+        dias_recalculados: 5, // Rosa 1st-2nd, Luis 1st-2nd, Ana 3rd
+      });
+      expect(await db.resumen(ROSA)).toEqual([
+        { fecha_trabajo: '2026-07-01', minutos: 480, intervalos: 2, marcas: 4, incompleto: false },
+        { fecha_trabajo: '2026-07-02', minutos: 480, intervalos: 1, marcas: 2, incompleto: false },
+      ]);
+      expect(
+        (await db.intervalos(LUIS)).map((i) => [i.fecha_trabajo, i.entrada, i.salida, i.minutos]),
+      ).toEqual([
+        ['2026-07-01', '2026-07-01 22:00:00', '2026-07-02 04:30:00', 390],
+        ['2026-07-02', '2026-07-02 05:00:00', '2026-07-02 13:00:00', 480],
+        ['2026-07-02', '2026-07-02 22:00:00', '2026-07-03 03:00:00', 300],
+      ]);
+      expect(await db.resumen(LUIS)).toEqual([
+        { fecha_trabajo: '2026-07-01', minutos: 390, intervalos: 1, marcas: 2, incompleto: false },
+        { fecha_trabajo: '2026-07-02', minutos: 780, intervalos: 2, marcas: 4, incompleto: false },
+      ]);
+      expect((await db.intervalos(ANA)).map((i) => [i.entrada, i.salida, i.minutos])).toEqual([
+        ['2026-07-03 08:00:00', null, null],
+        ['2026-07-03 09:00:00', '2026-07-03 17:00:00', 480],
+      ]);
+      expect(await db.resumen(ANA)).toEqual([
+        { fecha_trabajo: '2026-07-03', minutos: 480, intervalos: 2, marcas: 3, incompleto: true },
+      ]);
+    });
+
+    it('a fuller re-import re-pairs each person from the first to the last new punch only', async () => {
+      const primero = [
+        punch(ROSA, '2026-07-06', '08:00:00', 'entrada'),
+        punch(ROSA, '2026-07-08', '08:00:00', 'entrada'),
+        punch(ROSA, '2026-07-08', '16:00:00', 'salida'),
+      ];
+      expect((await db.importar(primero)).dias_recalculados).toBe(2); // the 7th has no punch
+      expect(await db.resumen(ROSA)).toContainEqual({
+        fecha_trabajo: '2026-07-06',
+        minutos: 0,
+        intervalos: 1,
+        marcas: 1,
+        incompleto: true,
+      });
+      const octavo = `SELECT r.updated_at FROM asistencia_resumen_diario r
+                       WHERE r.id_usuario = ${MENU.rosa} AND r.fecha_trabajo = '2026-07-08'`;
+      const antes = await db.rows(octavo);
+
+      const completo = [
+        ...primero,
+        punch(ROSA, '2026-07-06', '16:30:00', 'salida'),
+        punch(ROSA, '2026-07-07', '09:00:00', 'entrada'),
+        punch(ROSA, '2026-07-07', '13:00:00', 'salida'),
+      ];
+      expect(await db.importar(completo)).toMatchObject({
+        insertados: 3,
+        duplicados: 3,
+        dias_recalculados: 2, // the 6th and the 7th; the 8th got nothing new
+      });
+      expect((await db.resumen(ROSA)).filter((r) => r.fecha_trabajo >= '2026-07-06')).toEqual([
+        { fecha_trabajo: '2026-07-06', minutos: 510, intervalos: 1, marcas: 2, incompleto: false },
+        { fecha_trabajo: '2026-07-07', minutos: 240, intervalos: 1, marcas: 2, incompleto: false },
+        { fecha_trabajo: '2026-07-08', minutos: 480, intervalos: 1, marcas: 2, incompleto: false },
+      ]);
+      expect(await db.rows(octavo)).toEqual(antes);
+    });
+
+    it('an import of people another import is changing waits for it, then pairs with its punches', async () => {
+      const dias = ['2026-07-13', '2026-07-14', '2026-07-15', '2026-07-16', '2026-07-17'];
+      const personas = [ROSA, LUIS, ANA];
+      const entradas = dias.flatMap((d) => personas.map((p) => punch(p, d, '08:00', 'entrada')));
+      const salidas = dias.flatMap((d) => personas.map((p) => punch(p, d, '17:00', 'salida')));
+      const primera = new Client({ connectionString: dbs.tenantUrl('lotes') });
+      await primera.connect();
+      try {
+        await primera.query('BEGIN');
+        await primera.query('SELECT import_asistencia($1::jsonb, $2)', [
+          JSON.stringify(entradas),
+          'entradas.dat',
+        ]);
+        const segunda = db.importar(salidas, 'salidas.dat');
+        // the second import waits on a lock while the first one's transaction is open
+        const esperando = async () =>
+          (
+            await db.rows<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          )[0].n;
+        for (let i = 0; i < 100 && (await esperando()) === 0; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(await esperando()).toBe(1);
+        await primera.query('COMMIT');
+        expect(await segunda).toMatchObject({ insertados: 15, dias_recalculados: 15 });
+      } finally {
+        await primera.end();
+      }
+      // every day paired across both imports: 08:00 entrada -> 17:00 salida
+      const resumen = await db.rows(
+        `SELECT count(*)::int AS dias, sum(minutos)::int AS minutos,
+                count(*) FILTER (WHERE incompleto)::int AS incompletos
+           FROM asistencia_resumen_diario WHERE fecha_trabajo BETWEEN '2026-07-13' AND '2026-07-17'`,
+      );
+      expect(resumen).toEqual([{ dias: 15, minutos: 15 * 540, incompletos: 0 }]);
+    });
+
+    it('of a punch repeated in one batch, stores the first record', async () => {
+      expect(
+        await db.importar([
+          punch(ROSA, '2026-07-20', '08:00:00', 'salida'),
+          punch(ROSA, '2026-07-20', '08:00', 'entrada'),
+          punch(ROSA, '2026-07-20', '12:00:00'),
+        ]),
+      ).toMatchObject({ insertados: 2, duplicados: 1 });
+      expect(
+        await db.rows(
+          `SELECT hora::text, modo FROM asistencia_detalle
+            WHERE id_usuario = ${MENU.rosa} AND fecha = '2026-07-20' ORDER BY hora`,
+        ),
+      ).toEqual([
+        { hora: '08:00:00', modo: 'salida' },
+        { hora: '12:00:00', modo: null },
+      ]);
+      // the salida pairs with nothing; the unmarked 12:00 opens an interval
+      expect((await db.resumen(ROSA)).find((r) => r.fecha_trabajo === '2026-07-20')).toEqual({
+        fecha_trabajo: '2026-07-20',
+        minutos: 0,
+        intervalos: 1,
+        marcas: 1,
+        incompleto: true,
+      });
+    });
+  });
+
+  describe('the set-based import against the record-by-record one it replaced', () => {
+    /**
+     * The same fixed pseudo-random work (imports of mixed batches, re-imports, edits, deletes,
+     * a change of cut-off and duplicate window) on two tenants: one with the functions of
+     * migration 1764700000000, one with what its down() restores (the record-by-record
+     * functions of 1764200000002). Every result and every stored row must be the same.
+     */
+    const antes = tenant('por-registro');
+    const ahora = tenant('por-lote');
+    type Db = typeof ahora;
+
+    beforeAll(async () => {
+      for (const slug of ['por-registro', 'por-lote']) {
+        await dbs.createTenant(slug);
+        await seedMenu(dbs, slug);
+        await dbs.query(
+          dbs.tenantUrl(slug),
+          `INSERT INTO usuarios (documento, nombre)
+           SELECT '4100000' || n, 'Persona ' || n FROM generate_series(1, 6) n`,
+        );
+      }
+      const client = new Client({ connectionString: dbs.tenantUrl('por-registro') });
+      await client.connect();
+      try {
+        const runner = { query: (sql: string) => client.query(sql) } as unknown as QueryRunner;
+        await new SetBasedAttendanceImport1764700000000().down(runner);
+      } finally {
+        await client.end();
+      }
+    });
+
+    /** mulberry32: the same numbers on every run. */
+    const aleatorio = (semilla: number) => () => {
+      semilla = (semilla + 0x6d2b79f5) | 0;
+      let t = Math.imul(semilla ^ (semilla >>> 15), 1 | semilla);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+
+    type Paso =
+      | { importar: unknown[] }
+      | { sql: string }
+      | { editar: number; fecha: string; hora: string; modo: string | null }
+      | { borrar: number };
+
+    function escenario(): Paso[] {
+      const azar = aleatorio(18);
+      const entre = (n: number) => Math.floor(azar() * n);
+      const uno = <T>(xs: readonly T[]) => xs[entre(xs.length)];
+      const dos = (n: number) => String(n).padStart(2, '0');
+      const dia = (d: number) => `2026-08-${dos(d + 1)}`;
+      const hora = (s: number) =>
+        `${dos(Math.floor(s / 3600))}:${dos(Math.floor(s / 60) % 60)}:${dos(s % 60)}`;
+      const personas = [ROSA, LUIS, ...[1, 2, 3, 4, 5, 6].map((n) => `4100000${n}`)];
+      const previos: Registro[] = [];
+      const registro = (desde: number, hasta: number): unknown => {
+        const r = azar();
+        if (r < 0.03)
+          return uno([{ doc: ROSA, fecha: '2026-08-32', hora: '08:00' }, 'x', { doc: LUIS }]);
+        if (r < 0.08 && previos.length > 0) return uno(previos); // a punch sent again
+        const cerca = r < 0.2 && previos.length > 0 ? uno(previos) : undefined;
+        const segundos = cerca
+          ? Math.min(
+              86399,
+              Number(cerca.hora.slice(0, 2)) * 3600 +
+                Number(cerca.hora.slice(3, 5)) * 60 +
+                Number(cerca.hora.slice(6, 8)) +
+                entre(120),
+            )
+          : azar() < 0.3
+            ? entre(7 * 3600)
+            : entre(86400); // a third around the cut-off
+        const nuevo: Registro = {
+          doc: cerca?.doc ?? (r < 0.24 ? '49999999' : uno(personas)),
+          fecha: cerca?.fecha ?? dia(desde + entre(hasta - desde + 1)),
+          hora: hora(segundos),
+        };
+        const modo = uno([
+          'entrada',
+          'salida',
+          'entrada',
+          'salida',
+          undefined,
+          undefined,
+          ' Salida ',
+        ]);
+        if (modo) nuevo.modo = modo;
+        if (azar() < 0.3) nuevo.device = uno(['ZK-01', 'ZK-02']);
+        previos.push(nuevo);
+        return nuevo;
+      };
+      /** A batch; a punch repeated in it is the same record (which copy is stored is moot). */
+      const lote = (n: number, desde: number, hasta: number) => {
+        const vistos = new Map<string, unknown>();
+        return Array.from({ length: n }, () => {
+          const r = registro(desde, hasta);
+          if (typeof r !== 'object' || r === null || !('hora' in r)) return r;
+          const { doc, fecha, hora: h } = r as Registro;
+          const clave = `${doc} ${fecha} ${h}`;
+          if (!vistos.has(clave)) vistos.set(clave, r);
+          return vistos.get(clave);
+        });
+      };
+      const editar = (): Paso =>
+        azar() < 0.5
+          ? { borrar: azar() }
+          : {
+              editar: azar(),
+              fecha: dia(entre(12)),
+              hora: hora(entre(86400)),
+              modo: uno(['entrada', 'salida', null]),
+            };
+      const pasos: Paso[] = [];
+      for (let b = 0; b < 6; b += 1)
+        pasos.push({ importar: lote(120, b, b + 4) }, editar(), editar());
+      const otra = lote(100, 0, 9);
+      pasos.push({ importar: otra }, { importar: otra });
+      pasos.push({
+        sql: `UPDATE parametros SET valor = '06:30' WHERE clave = 'asistencia.hora_corte';
+              UPDATE parametros SET valor = '90' WHERE clave = 'asistencia.ventana_duplicados_seg'`,
+      });
+      for (let b = 0; b < 3; b += 1)
+        pasos.push({ importar: lote(150, 2 * b, 2 * b + 6) }, editar());
+      pasos.push({
+        sql: `SELECT asistencia_recalcular(id_usuario, '2026-08-01', '2026-08-12') FROM usuarios`,
+      });
+      return pasos;
+    }
+
+    async function recorrer(db: Db): Promise<unknown[]> {
+      const marca = async (k: number) => {
+        const [{ n }] = await db.rows<{ n: number }>(
+          'SELECT count(*)::int AS n FROM asistencia_detalle',
+        );
+        const [{ id }] = await db.rows<{ id: string }>(
+          `SELECT d.id_raw AS id FROM asistencia_detalle d JOIN usuarios u USING (id_usuario)
+            ORDER BY u.documento, d.fecha, d.hora OFFSET $1 LIMIT 1`,
+          [Math.floor(k * n)],
+        );
+        return Number(id);
+      };
+      // ids are surrogate: the same work may number its rows differently
+      const sinId = (r: { id_raw: number }) => ({ ...r, id_raw: undefined });
+      const hecho: unknown[] = [];
+      for (const paso of escenario()) {
+        if ('importar' in paso) hecho.push(await db.importar(paso.importar, 'lote.dat'));
+        else if ('sql' in paso) hecho.push(await db.rows(paso.sql));
+        else if ('borrar' in paso)
+          hecho.push(
+            sinId(
+              await db.call<{ id_raw: number }>(
+                'asistencia_delete_raw($1::bigint)',
+                await marca(paso.borrar),
+              ),
+            ),
+          );
+        else
+          hecho.push(
+            await db
+              .call<{ id_raw: number }>(
+                'asistencia_update_raw($1::bigint, $2::date, $3, $4)',
+                await marca(paso.editar),
+                paso.fecha,
+                paso.hora,
+                paso.modo,
+              )
+              .then(sinId, (error: { code?: string }) => ({ error: error.code })),
+          );
+      }
+      const filas = (sql: string) => db.rows(sql).then((rows) => rows.map((r) => r.fila));
+      return [
+        hecho,
+        await filas(
+          `SELECT (u.documento, d.fecha, d.hora, d.modo, d.origen, d.datos - 'editado_en')::text AS fila
+             FROM asistencia_detalle d JOIN usuarios u USING (id_usuario)
+            ORDER BY u.documento, d.fecha, d.hora`,
+        ),
+        await filas(
+          `SELECT (u.documento, i.fecha_trabajo, i.entrada, i.salida, i.minutos,
+                   e.fecha + e.hora, s.fecha + s.hora)::text AS fila
+             FROM asistencia_intervalo i JOIN usuarios u USING (id_usuario)
+             LEFT JOIN asistencia_detalle e ON e.id_raw = i.id_raw_entrada
+             LEFT JOIN asistencia_detalle s ON s.id_raw = i.id_raw_salida
+            ORDER BY u.documento, i.entrada`,
+        ),
+        await filas(
+          `SELECT (u.documento, r.fecha_trabajo, r.minutos, r.intervalos, r.marcas, r.incompleto)::text AS fila
+             FROM asistencia_resumen_diario r JOIN usuarios u USING (id_usuario)
+            ORDER BY u.documento, r.fecha_trabajo`,
+        ),
+      ];
+    }
+
+    it('gives the same results and stores the same rows', async () => {
+      const [hechoAntes, ...tablasAntes] = await recorrer(antes);
+      const [hechoAhora, ...tablasAhora] = await recorrer(ahora);
+      expect(hechoAhora).toEqual(hechoAntes);
+      expect(tablasAhora).toEqual(tablasAntes);
+      // the scenario exercises what it is meant to
+      const [marcas, intervalos, resumenes] = tablasAhora as string[][];
+      expect(marcas.length).toBeGreaterThan(500);
+      expect(intervalos.some((i) => i.includes(',,,'))).toBe(true); // open intervals
+      expect(resumenes.some((r) => r.endsWith(',f)'))).toBe(true);
+      expect(resumenes.some((r) => r.endsWith(',t)'))).toBe(true);
+      expect(JSON.stringify(hechoAhora)).toContain('"desconocidos":["49999999"]');
     });
   });
 

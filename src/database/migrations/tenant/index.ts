@@ -7,6 +7,7 @@ import { StoreFunctionsReports1764200000003 } from './1764200000003-store-functi
 import { Reservas1764400000000 } from './1764400000000-reservas';
 import { FloorOperations1764500000000 } from './1764500000000-floor-operations';
 import { ComandaEventsNotify1764600000000 } from './1764600000000-comanda-events-notify';
+import { SetBasedAttendanceImport1764700000000 } from './1764700000000-set-based-attendance-import';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -18,4 +19,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   Reservas1764400000000,
   FloorOperations1764500000000,
   ComandaEventsNotify1764600000000,
+  SetBasedAttendanceImport1764700000000,
 ];
