@@ -3,6 +3,10 @@
 // ComandasRepository (plain classes) through a pg Pool instead of the tenant's TypeORM
 // DataSource: what the service adds on top of it (Nest, Express, TypeORM, tenancy, validation,
 // logging) is what the benchmark's ratio measures.
+// The generic table routes (GET /table/:table, GET /schema/:table) are written here by hand, the
+// floor of such a route: the table's metadata read once, its SELECT and a converter per column
+// built once, one JSON.stringify. They run the service's SQL and answer the service's JSON
+// byte for byte (the bench compares both answers before it loads them).
 // Usage: BASELINE_DB_URL=postgres://... BASELINE_PORT=3100 [BASELINE_POOL_MAX=3] node bench/baseline-server.js
 require('reflect-metadata');
 const http = require('node:http');
@@ -13,6 +17,9 @@ const { ComandasRepository } = require('../dist/comandas/comandas.repository');
 const { ComandasService } = require('../dist/comandas/comandas.service');
 const { etagOf } = require('../dist/common/http/etag');
 const { DomainError } = require('../dist/common/errors/domain-error');
+const { formatInstant } = require('../dist/common/time');
+const { quoteIdent } = require('../dist/database/sql');
+const { TableMetadataService } = require('../dist/generic-tables/table-metadata.service');
 
 /** The actor of the service's requests with AUTH_MODE=off (the benchmark's setting). */
 const ANONYMOUS_ACTOR = { id_usuario: null };
@@ -43,10 +50,73 @@ const dataSource = {
   },
 };
 const context = {
-  tenant: { timeZone: process.env.BASELINE_TIME_ZONE ?? 'America/Lima' },
+  tenant: {
+    slug: 'baseline',
+    databaseName: 'baseline',
+    timeZone: process.env.BASELINE_TIME_ZONE ?? 'America/Lima',
+  },
   dataSource,
 };
 const service = new ComandasService(new ComandasRepository(context), context);
+const metadata = new TableMetadataService(context);
+
+/** Wall-clock types are read as text, like the service does. */
+const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
+const asNumber = (value) => {
+  const n = Number(value);
+  return Number.isFinite(n) ? n : value;
+};
+const asSafeInteger = (value) => {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
+};
+const asInstant = (value) => formatInstant(value, context.tenant.timeZone);
+
+/** GET /table/:table of one table: its SELECT and a converter per column, built once. */
+function tableReader(meta) {
+  const select = meta.columns
+    .map((c) =>
+      AS_TEXT.has(c.udt)
+        ? `${quoteIdent(c.name)}::text AS ${quoteIdent(c.name)}`
+        : quoteIdent(c.name),
+    )
+    .join(', ');
+  const order = meta.primaryKey.map((name) => `${quoteIdent(name)} DESC`).join(', ');
+  const sql = `SELECT ${select} FROM ${quoteIdent(meta.table)}${order ? ` ORDER BY ${order}` : ''} LIMIT $1`;
+  const columns = meta.columns.map((c) => ({
+    name: c.name,
+    convert:
+      c.udt === 'numeric'
+        ? asNumber
+        : c.udt === 'int8'
+          ? asSafeInteger
+          : c.udt === 'timestamptz'
+            ? asInstant
+            : undefined,
+  }));
+  return async (limit) => {
+    const { rows } = await pool.query(sql, [limit]);
+    return rows.map((row) => {
+      const out = {};
+      for (const { name, convert } of columns) {
+        const value = row[name];
+        out[name] = value === null || value === undefined ? null : convert ? convert(value) : value;
+      }
+      return out;
+    });
+  };
+}
+const readers = new Map();
+async function readerOf(table) {
+  let reader = readers.get(table);
+  if (!reader) {
+    const meta = await metadata.get(table);
+    if (!meta) return undefined;
+    reader = { meta, rows: tableReader(meta) };
+    readers.set(table, reader);
+  }
+  return reader;
+}
 
 function send(res, status, body, headers = {}) {
   const json = JSON.stringify(body);
@@ -75,6 +145,8 @@ function readJson(req) {
 }
 
 const DETAIL = /^\/api\/v1\/comandas\/(\d+)$/;
+const TABLE = /^\/api\/v1\/table\/([a-z_]+)$/;
+const SCHEMA = /^\/api\/v1\/schema\/([a-z_]+)$/;
 
 async function route(req, res) {
   const url = new URL(req.url, 'http://baseline');
@@ -99,6 +171,19 @@ async function route(req, res) {
     const body = await readJson(req);
     const comanda = await service.update(Number(detail[1]), body, undefined, ANONYMOUS_ACTOR);
     return send(res, 200, comanda, { ETag: etagOf(comanda.version) });
+  }
+  const table = req.method === 'GET' && TABLE.exec(url.pathname);
+  if (table) {
+    const reader = await readerOf(table[1]);
+    if (reader) {
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 100), 1000);
+      return send(res, 200, await reader.rows(limit));
+    }
+  }
+  const schema = req.method === 'GET' && SCHEMA.exec(url.pathname);
+  if (schema) {
+    const reader = await readerOf(schema[1]);
+    if (reader) return send(res, 200, { table: reader.meta.table, columns: reader.meta.columns });
   }
   return send(res, 404, { error: 'not found', code: 'NOT_FOUND' });
 }

@@ -27,6 +27,7 @@ const {
   readFileSync,
   rmSync,
 } = require('node:fs');
+const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
@@ -45,6 +46,8 @@ const DURATION = Number(env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
 const COMANDAS = Number(env.BENCH_COMANDAS ?? 100_000);
 const TENANTS = Number(env.BENCH_TENANTS ?? 100);
+const MANY_TENANTS = Math.max(TENANTS, Number(env.BENCH_MANY_TENANTS ?? 1000));
+const PRODUCTS = 5_000;
 const PROFILE = env.BENCH_PROFILE === '1';
 const STREAM = env.BENCH_STREAM !== '0';
 const PREFIX = 'comandas_bench_';
@@ -99,6 +102,18 @@ function run(script, args, childEnv) {
   });
 }
 
+/** A TCP port nothing listens on now (the kernel's pick). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 async function withClient(url, work) {
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -109,7 +124,10 @@ async function withClient(url, work) {
   }
 }
 
-/** The tenants of the bench: main (volume) and t001..tNNN (demo data, cloned from t001). */
+/** Slug of the n-th small tenant: t0001, t0002 ... */
+const smallTenant = (n) => `t${String(n).padStart(4, '0')}`;
+
+/** The tenants of the bench: main (volume) and t0001..t1000 (demo data, cloned from t0001). */
 async function provision(serverUrl, cliEnv) {
   const tenantCli = join(DIST, 'cli', 'tenant.cli.js');
   await run(tenantCli, ['create', 'main', '--name', 'Main', '--time-zone', TIME_ZONE], cliEnv);
@@ -117,22 +135,49 @@ async function provision(serverUrl, cliEnv) {
   const counts = await withClient(withDatabase(serverUrl, `${PREFIX}main`), (c) =>
     seedComandaVolume(c, COMANDAS, TIME_ZONE),
   );
+  // the generic routes read productos: a menu of 5,000 products
+  await withClient(withDatabase(serverUrl, `${PREFIX}main`), (c) =>
+    c.query(
+      `INSERT INTO productos (nombre, img_producto, precio, id_categoria)
+       SELECT 'Producto de carta ' || n, CASE WHEN n % 3 = 0 THEN 'img/p' || n || '.webp' END,
+              (n % 400) + 0.5, (SELECT min(id_categoria) FROM categorias)
+         FROM generate_series(1, $1 - (SELECT count(*) FROM productos)) n`,
+      [PRODUCTS],
+    ),
+  );
   const seeded = Date.now() - started;
-  await run(tenantCli, ['create', 't001', '--demo', '--time-zone', TIME_ZONE], cliEnv);
+  const first = smallTenant(1);
+  await run(tenantCli, ['create', first, '--demo', '--time-zone', TIME_ZONE], cliEnv);
   const cloned = Date.now();
-  await withClient(serverUrl, async (admin) => {
-    for (let i = 2; i <= TENANTS; i += 1) {
-      const slug = `t${String(i).padStart(3, '0')}`;
-      await admin.query(`CREATE DATABASE "${PREFIX}${slug}" TEMPLATE "${PREFIX}t001"`);
+  // four sessions copying at once: the copies wait on the disk more than on the CPU
+  let nextClone = 2;
+  const cloner = () =>
+    withClient(serverUrl, async (admin) => {
+      for (let i = nextClone++; i <= MANY_TENANTS; i = nextClone++) {
+        await admin.query(
+          `CREATE DATABASE "${PREFIX}${smallTenant(i)}" TEMPLATE "${PREFIX}${first}"`,
+        );
+      }
+    });
+  await Promise.all([cloner(), cloner(), cloner(), cloner()]);
+  // and one session each, as a tenant in service has had: the first session of a new database
+  // builds its catalog cache file, which would otherwise be measured as the service's cost
+  let nextVisit = 2;
+  const visitor = async () => {
+    for (let i = nextVisit++; i <= MANY_TENANTS; i = nextVisit++) {
+      await withClient(withDatabase(serverUrl, `${PREFIX}${smallTenant(i)}`), (c) =>
+        c.query('SELECT count(*) FROM comandas'),
+      );
     }
-  });
+  };
+  await Promise.all([visitor(), visitor(), visitor(), visitor()]);
   await withClient(cliEnv.DATABASE_URL, (control) =>
     control.query(
       `INSERT INTO tenants (slug, name, database_name, status, time_zone, features, migrated_at)
        SELECT s, 'Bench ' || s, $1 || s, status, time_zone, features, migrated_at
-         FROM tenants, generate_series(2, $2) n, LATERAL (SELECT 't' || lpad(n::text, 3, '0') AS s) x
-        WHERE slug = 't001'`,
-      [PREFIX, TENANTS],
+         FROM tenants, generate_series(2, $2) n, LATERAL (SELECT 't' || lpad(n::text, 4, '0') AS s) x
+        WHERE slug = $3`,
+      [PREFIX, MANY_TENANTS, first],
     ),
   );
   return { counts, seeded, clonedMs: Date.now() - cloned };
@@ -163,6 +208,14 @@ function scenarios(putIds) {
     listFiltered: {
       title: 'GET /comandas?limit=50&id_mesa=3',
       requests: [{ path: '/api/v1/comandas?limit=50&id_mesa=3' }],
+    },
+    genericList: {
+      title: 'GET /table/productos?limit=100 (generic)',
+      requests: [{ path: '/api/v1/table/productos?limit=100' }],
+    },
+    genericSchema: {
+      title: 'GET /schema/productos (generic)',
+      requests: [{ path: '/api/v1/schema/productos' }],
     },
     putCycle: {
       title: 'PUT abrir / cerrar cycles',
@@ -225,12 +278,12 @@ async function peakConnections(serverUrl, work) {
 
 /** Cold (initdb, control database, demo tenant) and warm start of `node dist/main.js`. */
 async function startupTimes(work) {
-  const port = 54_000 + Math.floor(Math.random() * 900);
+  const [port, httpPort] = [await freePort(), await freePort()];
   const childEnv = {
     DATABASE_URL: '',
     EMBEDDED_PG_DATA_DIR: join(work, 'startup-pg'),
     EMBEDDED_PG_PORT: String(port),
-    PORT: String(port + 1000),
+    PORT: String(httpPort),
     LOG_LEVEL: 'warn',
   };
   const times = [];
@@ -250,6 +303,71 @@ async function startupTimes(work) {
   return times;
 }
 
+/** autocannon requests: the detail of one of 300 comandas, tenants t0001..tN in turn. */
+function roundRobin(tenants) {
+  let next = 0;
+  return {
+    requests: [
+      {
+        setupRequest: (req) => {
+          next = (next % tenants) + 1;
+          return {
+            ...req,
+            path: `/api/v1/comandas/${random(300)}`,
+            headers: { ...req.headers, 'x-tenant-id': smallTenant(next) },
+          };
+        },
+      },
+    ],
+  };
+}
+
+/** The body of a GET, as text. */
+async function body(port, path) {
+  const res = await globalThis.fetch(`http://127.0.0.1:${port}${path}`, {
+    headers: { 'x-tenant-id': 'main' },
+  });
+  if (!res.ok) throw new Error(`GET ${path} on port ${port}: ${res.status} ${await res.text()}`);
+  return res.text();
+}
+
+/** The baseline and the service must answer the same JSON, or the ratio compares two things. */
+async function sameAnswers(baselinePort, servicePort, paths) {
+  for (const path of paths) {
+    const [base, svc] = [await body(baselinePort, path), await body(servicePort, path)];
+    if (base !== svc) {
+      throw new Error(
+        `The baseline and the service answer GET ${path} differently:\n${base.slice(0, 400)}\n${svc.slice(0, 400)}`,
+      );
+    }
+  }
+}
+
+/** Sessions PostgreSQL has opened so far on the bench's databases (pg_stat_database). */
+function sessionsOpened(serverUrl) {
+  return withClient(serverUrl, async (c) => {
+    const { rows } = await c.query(
+      'SELECT coalesce(sum(sessions), 0)::int AS n FROM pg_stat_database WHERE datname LIKE $1',
+      [`${PREFIX}%`],
+    );
+    return rows[0].n;
+  });
+}
+
+/** The connection budget a service reports in its health answer. */
+async function defaultConnectionCap(port) {
+  const res = await globalThis.fetch(`http://127.0.0.1:${port}/api/health`);
+  const health = await res.json();
+  const budget = health?.connections?.budget;
+  if (typeof budget !== 'number')
+    throw new Error(`No connection budget in /api/health: ${JSON.stringify(health)}`);
+  return budget;
+}
+
+/** One line on stderr as each stage ends: a run that fails late still shows what it measured. */
+const progress = (line) =>
+  console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
@@ -264,6 +382,7 @@ function dropBenchDatabases(serverUrl) {
 }
 
 async function main() {
+  const benchStarted = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'comandas-bench-'));
   chmodSync(work, 0o755);
   const stoppers = [];
@@ -311,10 +430,12 @@ async function main() {
       LOG_LEVEL: 'warn',
     };
     const provisioned = await provision(serverUrl, cliEnv);
+    progress(
+      `tenants ready: main seeded in ${fmt(provisioned.seeded / 1000, 1)} s, ${MANY_TENANTS} small ones cloned in ${fmt(provisioned.clonedMs / 1000, 1)} s`,
+    );
     const putIds = (await closedComandas(serverUrl))[Symbol.iterator]();
 
-    const baselinePort = 3_100 + Math.floor(Math.random() * 800);
-    const servicePort = baselinePort + 1;
+    const [baselinePort, servicePort] = [await freePort(), await freePort()];
     const baseline = start(
       join(__dirname, 'baseline-server.js'),
       [],
@@ -338,6 +459,7 @@ async function main() {
         PORT: String(servicePort),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
+        FEATURE_GENERIC_TABLES: 'true',
       },
       'is listening on',
       join(work, 'service.log'),
@@ -345,6 +467,11 @@ async function main() {
     );
     stoppers.push(service.stop);
     await Promise.all([baseline.ready, service.ready]);
+    await sameAnswers(baselinePort, servicePort, [
+      '/api/v1/table/productos?limit=100',
+      '/api/v1/schema/productos',
+      '/api/v1/comandas/4242',
+    ]);
 
     const all = scenarios(putIds);
     for (const port of [baselinePort, servicePort]) {
@@ -355,39 +482,19 @@ async function main() {
       const base = await load(baselinePort, scenario);
       const svc = await load(servicePort, scenario);
       rows.push({ key, title: scenario.title, base, svc });
+      progress(`${scenario.title}: baseline ${fmt(base.rps)}, service ${fmt(svc.rps)} req/s`);
       if (svc.errors > 0) failed = true;
     }
 
     // 100 tenants, round-robin, the detail of one of their 300 comandas
-    let next = 0;
-    const manyTenants = {
-      requests: [
-        {
-          setupRequest: (req) => {
-            next = (next % TENANTS) + 1;
-            return {
-              ...req,
-              path: `/api/v1/comandas/${random(300)}`,
-              headers: { ...req.headers, 'x-tenant-id': `t${String(next).padStart(3, '0')}` },
-            };
-          },
-        },
-      ],
-    };
+    const manyTenants = roundRobin(TENANTS);
     // the same requests on one of those tenants alone: the reference of the many-tenant ratio
-    const oneSmall = await load(servicePort, {
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            path: `/api/v1/comandas/${random(300)}`,
-            headers: { ...req.headers, 'x-tenant-id': 't001' },
-          }),
-        },
-      ],
-    });
+    const oneSmall = await load(servicePort, roundRobin(1));
     await load(servicePort, manyTenants, { duration: 3 }); // every tenant's DataSource opens
     const many = await peakConnections(serverUrl, () => load(servicePort, manyTenants));
+    progress(
+      `${TENANTS} tenants: ${fmt(many.result.rps)} req/s against ${fmt(oneSmall.rps)} on one`,
+    );
     if (oneSmall.errors > 0 || many.result.errors > 0 || many.peak > cap) failed = true;
 
     // latency at a fixed offered rate, open loop: half the baseline's peak on the detail
@@ -417,6 +524,9 @@ async function main() {
       request: detailRequest,
     });
     if (fixedSvc.errors > 0 || ownSvc.errors > 0) failed = true;
+    progress(
+      `paced detail: p99 ${fixedSvc.p99} ms at ${fmt(rate)} req/s, ${ownSvc.p99} ms at ${fmt(ownRate)} req/s`,
+    );
 
     const live = STREAM
       ? await stream.streamBench({
@@ -432,6 +542,42 @@ async function main() {
     await service.stop();
     await baseline.stop();
     stoppers.length = 0;
+
+    // 1,000 tenants on a service at the defaults a user deploys (TENANT_DATASOURCE_MAX=20,
+    // TENANT_POOL_MAX=5): the DataSource cache is far smaller than the tenants
+    const defaults = start(
+      join(DIST, 'main.js'),
+      [],
+      {
+        ...cliEnv,
+        PORT: String(servicePort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_MAX: '0',
+      },
+      'is listening on',
+      join(work, 'service-defaults.log'),
+    );
+    stoppers.push(defaults.stop);
+    await defaults.ready;
+    const defaultCap = await defaultConnectionCap(servicePort);
+    await load(servicePort, roundRobin(1), { duration: 3 });
+    const thousandOne = await load(servicePort, roundRobin(1));
+    await load(servicePort, roundRobin(MANY_TENANTS), { duration: 3 });
+    const opensBefore = await sessionsOpened(serverUrl);
+    const thousand = await peakConnections(serverUrl, () =>
+      load(servicePort, roundRobin(MANY_TENANTS)),
+    );
+    await sleep(1_500); // closed sessions report their statistics
+    const opens = (await sessionsOpened(serverUrl)) - opensBefore;
+    progress(
+      `${MANY_TENANTS} tenants at the defaults: ${fmt(thousand.result.rps)} req/s against ${fmt(thousandOne.rps)} on one; ${fmt(opens / DURATION)} opens/s, peak ${thousand.peak} connections (cap ${defaultCap})`,
+    );
+    if (thousandOne.errors > 0 || thousand.result.errors > 0 || thousand.peak > defaultCap)
+      failed = true;
+    await defaults.stop();
+    stoppers.length = 0;
+
     const startup = await startupTimes(work);
 
     console.log(
@@ -473,7 +619,20 @@ async function main() {
         `**${ownSvc.p50} / ${ownSvc.p99}** | ${ownSvc.errors} |`,
     );
     console.log(
+      `| GET /comandas/:id on one small tenant, service at the defaults | – | ${fmt(thousandOne.rps)} | – | ` +
+        `${thousandOne.p50} / ${thousandOne.p99} | ${thousandOne.errors} |`,
+    );
+    console.log(
+      `| the same spread round-robin over ${fmt(MANY_TENANTS)} tenants, at the defaults | – | ` +
+        `${fmt(thousand.result.rps)} | **${fmt(thousand.result.rps / thousandOne.rps, 2)}** of one tenant | ` +
+        `${thousand.result.p50} / ${thousand.result.p99} | ${thousand.result.errors} |`,
+    );
+    console.log(
       `\nPostgreSQL client connections during the ${TENANTS}-tenant run: peak ${many.peak} (cap ${cap}).`,
+    );
+    console.log(
+      `${fmt(MANY_TENANTS)} tenants at the defaults: ${fmt(opens / DURATION)} connections opened per second ` +
+        `(${fmt(opens)} sessions in ${DURATION} s), peak ${thousand.peak} client connections (cap ${defaultCap}).`,
     );
     console.log(
       `Start-up of node dist/main.js to its banner: ${startup
@@ -481,6 +640,7 @@ async function main() {
         .join(', ')} (cold: initdb, control database, demo tenant).`,
     );
     if (live) console.log(stream.report(live, fmt));
+    console.log(`\nThe bench took ${fmt((Date.now() - benchStarted) / 60_000, 1)} min.`);
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
       const kept = join(tmpdir(), 'comandas-service.cpuprofile');

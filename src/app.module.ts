@@ -6,7 +6,7 @@ import {
   RequestMethod,
   type ModuleMetadata,
 } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -15,11 +15,10 @@ import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppLogger, type Logger } from './common/logging/logger';
 import { FeatureGuard } from './tenancy/feature.guard';
-import { BodyTypeInterceptor } from './common/http/body-type';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { rateLimitStorage } from './rate-limit/redis-rate-limit.storage';
 import { RouteTable } from './common/http/route-table';
-import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor';
+import { RequestTimeouts } from './common/http/request-timeouts';
 import { CONTROL_ENTITIES } from './control-entities';
 import type { DatabaseTarget } from './database/database-target';
 import { AuthModule } from './auth/auth.module';
@@ -34,7 +33,7 @@ import { HealthModule } from './health/health.module';
 import { RpcModule } from './rpc/rpc.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
-import { TenantGuard } from './tenancy/tenant.guard';
+import { RequestGuard } from './request.guard';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -103,16 +102,16 @@ export class AppModule implements NestModule {
         { provide: AppLogger, useValue: appLogger },
         RouteTable,
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Order matters: a switched-off feature answers 404 before any other check (so a rate
-        // limit cannot reveal it), then the rate limit, the token (401 before anything about
-        // the tenant is told), the tenant, and last the user's roles in the tenant's database.
-        { provide: APP_GUARD, useClass: FeatureGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_GUARD, useClass: AuthenticationGuard },
-        { provide: APP_GUARD, useClass: TenantGuard },
-        { provide: APP_GUARD, useClass: PermissionGuard },
-        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: BodyTypeInterceptor },
+        // The checks of every request, run in order by the one global guard (request.guard.ts):
+        // the feature, the rate limit, the token, the tenant (TenancyModule), the roles, the
+        // body's type; then the request's deadline. No global interceptor: a route without
+        // one of its own runs its handler without an rxjs pipeline around it.
+        FeatureGuard,
+        RateLimitGuard,
+        AuthenticationGuard,
+        PermissionGuard,
+        RequestTimeouts,
+        { provide: APP_GUARD, useClass: RequestGuard },
       ],
       exports: [APP_CONFIG, DATABASE_TARGET, AppLogger, RouteTable],
       global: true,

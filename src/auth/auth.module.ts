@@ -8,9 +8,9 @@ import { loadTokenKeys } from './token-keys';
 import { TokenVerifier } from './token-verifier';
 
 /**
- * Authentication and roles (docs/security.md): what the guards need. The guards
- * themselves (AuthenticationGuard, PermissionGuard) are APP_GUARDs of the root module, in order
- * around the tenant guard.
+ * Authentication and roles (docs/security.md): what the guards need. The guards themselves
+ * (AuthenticationGuard, PermissionGuard) are run by the root module's request guard
+ * (src/request.guard.ts), around the tenant guard.
  */
 @Global()
 @Module({

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { routeMetadata, type RoutePlans } from '../common/http/route-plans';
+import { RouteTable } from '../common/http/route-table';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { TenantContext } from '../tenancy/tenant-context';
@@ -19,28 +20,34 @@ import { bearerToken, TokenVerifier } from './token-verifier';
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
+  private readonly plans: RoutePlans<{ isPublic: boolean; queryToken: boolean }>;
+
   constructor(
-    private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly verifier: TokenVerifier,
     private readonly tenants: TenantContext,
-  ) {}
+    routes: RouteTable,
+  ) {
+    this.plans = routes.plansOf((targets) => ({
+      isPublic: routeMetadata<boolean>(IS_PUBLIC, targets) === true,
+      // on the handler only: a controller cannot open every route to query tokens
+      queryToken: Reflect.getMetadata(QUERY_TOKEN, targets[0]) === true,
+    }));
+  }
 
   canActivate(context: ExecutionContext): boolean {
     if (this.config.AUTH_MODE === 'off' || context.getType() !== 'http') return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic) return true;
+    const plan = this.plans.of(context);
+    if (plan.isPublic) return true;
     const request = context.switchToHttp().getRequest<RequestWithUser>();
-    const claims = this.verifier.verify(this.tokenOf(context, request));
+    const fromQuery = plan.queryToken && this.fromQuery(request);
+    const claims = this.verifier.verify(this.tokenOf(fromQuery, request));
     // A missing or malformed header is the tenant guard's 400 (TENANT_REQUIRED / _INVALID).
     const requested = this.tenants.requestedSlug;
     if (requested !== undefined && requested !== claims.tenant)
       throw tenantMismatch(claims.tenant, requested);
     request.user = { id_usuario: claims.userId, tenant: claims.tenant };
-    if (this.fromQuery(context, request)) {
+    if (fromQuery) {
       const left = claims.expiresAt - Math.floor(Date.now() / 1000);
       if (left > QUERY_TOKEN_MAX_SECONDS)
         throw unauthenticated(
@@ -52,17 +59,17 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   /** The Authorization header's token; on a @QueryToken() route without one, ?access_token=. */
-  private tokenOf(context: ExecutionContext, request: RequestWithUser): string {
-    if (this.fromQuery(context, request)) {
+  private tokenOf(fromQuery: boolean, request: RequestWithUser): string {
+    if (fromQuery) {
       const token = request.query.access_token as string;
       return bearerToken(`Bearer ${token}`);
     }
     return bearerToken(request.headers.authorization);
   }
 
-  private fromQuery(context: ExecutionContext, request: RequestWithUser): boolean {
+  /** On a @QueryToken() route: whether the token comes from the query. */
+  private fromQuery(request: RequestWithUser): boolean {
     if (request.headers.authorization !== undefined) return false;
-    if (typeof request.query?.access_token !== 'string') return false;
-    return this.reflector.get<boolean>(QUERY_TOKEN, context.getHandler()) === true;
+    return typeof request.query?.access_token === 'string';
   }
 }

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { routeMetadata, type RoutePlans } from '../common/http/route-plans';
+import { RouteTable } from '../common/http/route-table';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { RequestContext } from '../common/context/request-context';
@@ -25,24 +26,43 @@ import { StaffRepository } from './staff.repository';
 @Injectable()
 export class PermissionGuard implements CanActivate {
   private readonly cache: StaffCache;
+  private readonly plans: RoutePlans<{
+    /** Public or tenant-less: no roles to read, a valid token is all the route asks. */
+    open: boolean;
+    required: Permission | PermissionResolver | undefined;
+  }>;
 
   constructor(
-    private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly staff: StaffRepository,
+    routes: RouteTable,
   ) {
     this.cache = new StaffCache(config.TENANT_CACHE_TTL_MS);
+    this.plans = routes.plansOf((targets) => ({
+      open:
+        routeMetadata<boolean>(IS_PUBLIC, targets) === true ||
+        routeMetadata<boolean>(NO_TENANT, targets) === true,
+      required: routeMetadata<Permission | PermissionResolver>(REQUIRED_PERMISSION, targets),
+    }));
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.config.AUTH_MODE === 'off' || context.getType() !== 'http') return true;
-    const targets = [context.getHandler(), context.getClass()];
-    // Routes without a tenant have no roles to read: a valid token is all they ask.
-    if (
-      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
-      this.reflector.getAllAndOverride<boolean>(NO_TENANT, targets)
-    )
-      return true;
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const checked = this.check(context);
+    return checked ? checked.then(() => true) : true;
+  }
+
+  /** Undefined when nothing is to check (AUTH_MODE=off, public routes); else the check. */
+  check(context: ExecutionContext): Promise<void> | undefined {
+    if (this.config.AUTH_MODE === 'off' || context.getType() !== 'http') return undefined;
+    const plan = this.plans.of(context);
+    if (plan.open) return undefined;
+    return this.checkRoles(context, plan.required);
+  }
+
+  private async checkRoles(
+    context: ExecutionContext,
+    required: Permission | PermissionResolver | undefined,
+  ): Promise<void> {
     const request = context.switchToHttp().getRequest<RequestWithUser>();
     const user = request.user;
     if (!user) throw unauthenticated('missing', 'Authentication required');
@@ -55,13 +75,8 @@ export class PermissionGuard implements CanActivate {
         `The token's user ${user.id_usuario} is not an active user of tenant "${user.tenant}"`,
       );
     RequestContext.assignLog({ user: user.id_usuario });
-    const required = this.reflector.getAllAndOverride<Permission | PermissionResolver | undefined>(
-      REQUIRED_PERMISSION,
-      targets,
-    );
-    if (required === undefined) return true;
+    if (required === undefined) return;
     const permission = typeof required === 'function' ? required(request) : required;
     if (!rolesAllow(member.roles, permission)) throw forbidden(permission, member.roles);
-    return true;
   }
 }

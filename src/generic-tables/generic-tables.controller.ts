@@ -1,5 +1,6 @@
 import { ApiTag } from '../common/decorators';
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -47,8 +48,11 @@ export class GenericTablesController {
   @ApiParam(TABLE_PARAM)
   @ApiOkResponse({ type: TableSchema, description: 'The table and its columns' })
   @ApiErrors(...TABLE_NAME_ERRORS)
-  schema(@Param('table') table: string) {
-    return this.service.schema(table);
+  async schema(@Param('table') table: string, @Res({ passthrough: true }) res: Response) {
+    // written as JSON text once per table (the answer is the same until a migration)
+    const json = await this.service.schemaJson(table);
+    res.type('json');
+    return json;
   }
 
   @Get('options/:table/:column')

@@ -16,6 +16,9 @@ const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
  */
 @Injectable()
 export class GenericTablesRepository extends TenantRepository {
+  /** The row query of each table's metadata, built once (the metadata is cached per tenant). */
+  private readonly rowQueries = new WeakMap<TableMetadata, string>();
+
   private selectList(columns: ColumnMetadata[]): string {
     return columns
       .map((c) =>
@@ -27,13 +30,15 @@ export class GenericTablesRepository extends TenantRepository {
   }
 
   rows(meta: TableMetadata, limit: number): Promise<Row[]> {
-    const order = meta.primaryKey.length
-      ? ` ORDER BY ${meta.primaryKey.map((name) => `${quoteIdent(name)} DESC`).join(', ')}`
-      : '';
-    return this.db.query<Row[]>(
-      `SELECT ${this.selectList(meta.columns)} FROM ${quoteIdent(meta.table)}${order} LIMIT $1`,
-      [limit],
-    );
+    let sql = this.rowQueries.get(meta);
+    if (sql === undefined) {
+      const order = meta.primaryKey.length
+        ? ` ORDER BY ${meta.primaryKey.map((name) => `${quoteIdent(name)} DESC`).join(', ')}`
+        : '';
+      sql = `SELECT ${this.selectList(meta.columns)} FROM ${quoteIdent(meta.table)}${order} LIMIT $1`;
+      this.rowQueries.set(meta, sql);
+    }
+    return this.db.query<Row[]>(sql, [limit]);
   }
 
   async insert(

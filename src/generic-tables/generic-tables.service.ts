@@ -24,7 +24,30 @@ export const OPTIONS_MAX = 1000;
 export const LABEL_PREFERENCE = ['nombre', 'razon_social', 'documento'];
 const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
 const JSON_TYPES = new Set(['json', 'jsonb']);
-const NUMBER_TYPES = new Set(['int8', 'numeric']);
+
+/** Turns a column's value as node-pg reads it into its JSON value (null handled before). */
+type Converter = (value: unknown, timeZone: string) => unknown;
+
+/** numeric as a JSON number when exact; bigint when a safe integer. */
+const fromNumeric: Converter = (value) => {
+  if (typeof value !== 'string') return value;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : value;
+};
+const fromBigint: Converter = (value) => {
+  if (typeof value !== 'string') return value;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
+};
+/** Instants in the tenant's zone (timestamptz; other wall-clock types are read as text). */
+const fromAny: Converter = (value, timeZone) =>
+  value instanceof Date ? formatInstant(value, timeZone) : value;
+
+function converterOf(column: ColumnMetadata): Converter {
+  if (column.udt === 'numeric') return fromNumeric;
+  if (column.udt === 'int8') return fromBigint;
+  return fromAny;
+}
 
 /** Parses `?limit=`: absent → 100, above 1000 → 1000, not a positive integer → 400. */
 export function parseRowsLimit(raw: string | undefined): number {
@@ -64,6 +87,11 @@ export function labelColumnOf(meta: TableMetadata, keyColumn: string): string {
  */
 @Injectable()
 export class GenericTablesService {
+  /** Each table's column converters, built once from its (cached) metadata. */
+  private readonly converters = new WeakMap<TableMetadata, [string, Converter][]>();
+  /** Each table's schema answer as JSON text, written once from its (cached) metadata. */
+  private readonly schemas = new WeakMap<TableMetadata, string>();
+
   constructor(
     private readonly metadata: TableMetadataService,
     private readonly repository: GenericTablesRepository,
@@ -74,9 +102,15 @@ export class GenericTablesService {
     return [...ALLOWED_TABLES];
   }
 
-  async schema(name: string): Promise<{ table: string; columns: ColumnMetadata[] }> {
+  /** `{table, columns}` as JSON text, written once per table and metadata version. */
+  async schemaJson(name: string): Promise<string> {
     const meta = await this.table(name);
-    return { table: meta.table, columns: meta.columns };
+    let json = this.schemas.get(meta);
+    if (json === undefined) {
+      json = JSON.stringify({ table: meta.table, columns: meta.columns });
+      this.schemas.set(meta, json);
+    }
+    return json;
   }
 
   async options(
@@ -99,11 +133,12 @@ export class GenericTablesService {
     }));
   }
 
+  /** The newest `limit` rows, as JSON values (per-table converters, see formatRows). */
   async rows(name: string, rawLimit: string | undefined): Promise<Row[]> {
     const limit = parseRowsLimit(rawLimit);
     const meta = await this.table(name);
     const rows = await this.run(() => this.repository.rows(meta, limit));
-    return rows.map((row) => this.format(meta, row));
+    return this.formatRows(meta, rows);
   }
 
   async insert(name: string, body: unknown): Promise<{ inserted: Row }> {
@@ -168,20 +203,37 @@ export class GenericTablesService {
   }
 
   private format(meta: TableMetadata, row: Row): Row {
-    const out: Row = {};
-    for (const column of meta.columns) out[column.name] = this.value(column, row[column.name]);
+    return this.formatRows(meta, [row])[0];
+  }
+
+  /**
+   * The rows as JSON values, columns in table order: one converter per column, built once per
+   * table and metadata version (no per-value type look-up).
+   */
+  formatRows(meta: TableMetadata, rows: Row[]): Row[] {
+    let columns = this.converters.get(meta);
+    if (!columns) {
+      columns = meta.columns.map((column) => [column.name, converterOf(column)]);
+      this.converters.set(meta, columns);
+    }
+    const timeZone = this.context.tenant.timeZone;
+    const out: Row[] = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i += 1) {
+      const row = rows[i];
+      const formatted: Row = {};
+      for (const [name, convert] of columns) {
+        const value = row[name];
+        formatted[name] = value === null || value === undefined ? null : convert(value, timeZone);
+      }
+      out[i] = formatted;
+    }
     return out;
   }
 
-  /** numeric and bigint as JSON numbers when exact, instants in the tenant's zone. */
+  /** One value of a column, as `formatAll` turns it. */
   private value(column: ColumnMetadata, value: unknown): unknown {
     if (value === null || value === undefined) return null;
-    if (NUMBER_TYPES.has(column.udt) && typeof value === 'string') {
-      const n = Number(value);
-      return Number.isFinite(n) && (column.udt !== 'int8' || Number.isSafeInteger(n)) ? n : value;
-    }
-    if (value instanceof Date) return formatInstant(value, this.context.tenant.timeZone);
-    return value;
+    return converterOf(column)(value, this.context.tenant.timeZone);
   }
 
   /**

@@ -31,8 +31,8 @@ export class TenantDataSources implements OnApplicationShutdown {
     });
   }
 
-  /** The tenant's DataSource, held until the lease is released. */
-  acquire(tenant: Tenant): Promise<TenantDataSourceLease> {
+  /** The tenant's DataSource, held until the lease is released (at once when it is open). */
+  acquire(tenant: Tenant): TenantDataSourceLease | Promise<TenantDataSourceLease> {
     return this.manager.acquire({
       slug: tenant.slug,
       url: tenantDatabaseUrl(tenant, this.target.controlUrl),

@@ -1,13 +1,5 @@
-import {
-  Injectable,
-  SetMetadata,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Observable } from 'rxjs';
 import { BadRequestError, UnsupportedMediaTypeError } from '../errors/domain-error';
 
 export const BODY_TYPES = 'comandas:body-types';
@@ -33,39 +25,29 @@ function kindOf(value: unknown): string {
 /**
  * A body the route cannot read is refused, never dropped: a body sent as another media type
  * than the route's (curl -d sends a form) is 415 UNSUPPORTED_MEDIA_TYPE naming the expected
- * type, and a JSON body that is not an object (`"x"`, `null`, `[]`) is 400 INVALID_BODY. Runs
- * after the guards, so an unknown or switched-off route still answers 404.
+ * type, and a JSON body that is not an object (`"x"`, `null`, `[]`) is 400 INVALID_BODY. Called
+ * by the request guard after every other check (src/request.guard.ts), so an unknown or
+ * switched-off route still answers 404. `accepted`: the route's @AcceptsBody types, if any.
  */
-@Injectable()
-export class BodyTypeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
-    const req = context.switchToHttp().getRequest<Request>();
-    if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) return next.handle();
-    const accepted = this.reflector.getAllAndOverride<string[] | undefined>(BODY_TYPES, [
-      context.getHandler(),
-      context.getClass(),
-    ]) ?? [JSON_TYPE];
-    if (accepted.includes(ANY_BODY)) return next.handle();
-    const contentType = req.headers['content-type'];
-    const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
-    if (!accepted.includes(mediaType)) {
-      throw new UnsupportedMediaTypeError(
-        `The body must be sent as ${accepted.join(' or ')}` +
-          (contentType ? ` (it came as ${contentType})` : ' (it came without a Content-Type)'),
-        { expected: accepted, received: contentType ?? null },
-      );
+export function checkBodyType(req: Request, accepted: readonly string[] | undefined): void {
+  if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) return;
+  const types = accepted ?? [JSON_TYPE];
+  if (types.includes(ANY_BODY)) return;
+  const contentType = req.headers['content-type'];
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
+  if (!types.includes(mediaType)) {
+    throw new UnsupportedMediaTypeError(
+      `The body must be sent as ${types.join(' or ')}` +
+        (contentType ? ` (it came as ${contentType})` : ' (it came without a Content-Type)'),
+      { expected: types, received: contentType ?? null },
+    );
+  }
+  if (mediaType === JSON_TYPE) {
+    const body: unknown = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new BadRequestError('The body must be a JSON object', 'INVALID_BODY', {
+        received: kindOf(body),
+      });
     }
-    if (mediaType === JSON_TYPE) {
-      const body: unknown = req.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new BadRequestError('The body must be a JSON object', 'INVALID_BODY', {
-          received: kindOf(body),
-        });
-      }
-    }
-    return next.handle();
   }
 }

@@ -2,6 +2,7 @@ import { Injectable, RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { RoutePlans } from './route-plans';
 
 /** The handler and controller of a route, for reading their metadata. */
 export type RouteTargets = [handler: (...args: unknown[]) => unknown, controller: Type];
@@ -41,6 +42,7 @@ const normalise = (...parts: string[]) =>
 export class RouteTable {
   private routes: RouteEntry[] = [];
   private readonly checks: RouteAvailability[] = [];
+  private readonly plans: RoutePlans<unknown>[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -50,6 +52,17 @@ export class RouteTable {
   /** A module that can switch routes off tells the table how to ask. */
   addAvailabilityCheck(check: RouteAvailability): void {
     this.checks.push(check);
+  }
+
+  /**
+   * Route plans of a guard or check (route-plans.ts): `load` builds the plan of every route at
+   * start-up, so no request reads decorator metadata.
+   */
+  plansOf<T>(build: (targets: RouteTargets) => T): RoutePlans<T> {
+    const plans = new RoutePlans(build);
+    this.plans.push(plans);
+    for (const route of this.routes) plans.prime(route.targets);
+    return plans;
   }
 
   /** Reads the routes of the application (after `app.init()`). */
@@ -75,6 +88,7 @@ export class RouteTable {
       });
     }
     this.routes = routes;
+    for (const plans of this.plans) for (const route of routes) plans.prime(route.targets);
   }
 
   /** All the routes read (tests, documentation). */

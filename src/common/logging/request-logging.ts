@@ -5,6 +5,34 @@ import type { Logger } from './logger';
 
 type LoggedRequest = Request & { id?: string; logBindings?: LogBindings };
 
+/** What runs when a response has ended (finished or closed), kept on the response. */
+const END_HOOKS = Symbol('responseEndHooks');
+/** The hooks of a response, or `ended` once they have run. */
+type WithEndHooks = Response & { [END_HOOKS]?: (() => void)[] | 'ended' };
+
+/**
+ * Runs `hook` once when the response has been sent or its connection closed, whichever comes
+ * first (at once if it already has). The request's first middleware listens for both and runs
+ * every hook: a request pays for two listeners, however many parts of the service need to know
+ * it ended (its log line, its tenant lease, its deadline).
+ */
+export function onResponseEnd(res: Response, hook: () => void): void {
+  const hooks = (res as WithEndHooks)[END_HOOKS];
+  if (hooks === 'ended') hook();
+  else if (hooks) hooks.push(hook);
+  else {
+    // a response the middleware did not see (a test calling a handler directly)
+    let ran = false;
+    const once = () => {
+      if (ran) return;
+      ran = true;
+      hook();
+    };
+    res.once('finish', once);
+    res.once('close', once);
+  }
+}
+
 /**
  * The first middleware of every request, whatever its path: gives it its request id (echoed as
  * X-Request-Id) and writes one `request completed` line when the response is done, with the
@@ -18,10 +46,14 @@ export function requestIdAndLog(logger: Logger) {
     const bindings: LogBindings = { requestId };
     req.logBindings = bindings;
     const started = process.hrtime.bigint();
-    let logged = false;
+    const hooks: (() => void)[] = [];
+    (res as WithEndHooks)[END_HOOKS] = hooks;
+    let ended = false;
     const done = () => {
-      if (logged) return;
-      logged = true;
+      if (ended) return;
+      ended = true;
+      (res as WithEndHooks)[END_HOOKS] = 'ended';
+      for (const hook of hooks) hook();
       if (!logger.isLevelEnabled('info')) return;
       logger.info(
         {
@@ -50,5 +82,6 @@ export function openRequestContext(req: LoggedRequest, _res: Response, next: Nex
 
 /** The URL as logged: a token in the query (a live stream's access_token) never reaches a log. */
 export function redactQueryToken(url: string): string {
+  if (!url.includes('?')) return url;
   return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
 }
