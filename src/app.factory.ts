@@ -12,6 +12,7 @@ import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
 import { unroutedAnswer } from './common/http/route-not-found';
 import { RouteTable } from './common/http/route-table';
 import { webPage } from './common/http/web-page';
+import { VersionedExpressAdapter } from './common/http/versioned';
 import { text, type Request, type Response } from 'express';
 import type { DatabaseTarget } from './database/database-target';
 
@@ -24,6 +25,8 @@ export async function createApp(
   const logger = createLogger(config.LOG_LEVEL);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, target, imports, logger }),
+    // Express, writing a @Versioned() answer's ETag as it replies
+    new VersionedExpressAdapter(),
     {
       logger: new NestLoggerAdapter(logger),
       bodyParser: false,

@@ -9,6 +9,7 @@ import { BODY_TYPES, checkBodyType } from './common/http/body-type';
 import { RequestTimeouts } from './common/http/request-timeouts';
 import { routeMetadata, type RoutePlans } from './common/http/route-plans';
 import { RouteTable } from './common/http/route-table';
+import { answersVersion, VERSIONED } from './common/http/versioned';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { FeatureGuard } from './tenancy/feature.guard';
 import { TenantGuard } from './tenancy/tenant.guard';
@@ -24,7 +25,8 @@ import { TenantGuard } from './tenancy/tenant.guard';
  * 4. the tenant, whose DataSource is held for the request (TenantGuard, 400 / 404 / 403 / 503);
  * 5. the user's roles in the tenant's database (PermissionGuard, 401 / 403);
  * 6. the body's media type (415, 400 INVALID_BODY), then the request's deadline starts
- *    (REQUEST_TIMEOUT_MS, except @LongRunning() routes).
+ *    (REQUEST_TIMEOUT_MS, except @LongRunning() routes); a @Versioned() route's answer is marked
+ *    to carry its version as ETag (VersionedExpressAdapter).
  *
  * One guard rather than five: a request waits only where a check has something to wait for
  * (a rate-limit count, a DataSource still opening, roles not cached yet); a GET on an open
@@ -35,7 +37,11 @@ import { TenantGuard } from './tenancy/tenant.guard';
 @Injectable()
 export class RequestGuard implements CanActivate {
   private readonly rateLimited: boolean;
-  private readonly plans: RoutePlans<{ longRunning: boolean; bodyTypes?: string[] }>;
+  private readonly plans: RoutePlans<{
+    longRunning: boolean;
+    bodyTypes?: string[];
+    versioned: boolean;
+  }>;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -51,6 +57,7 @@ export class RequestGuard implements CanActivate {
     this.plans = routes.plansOf((targets) => ({
       longRunning: routeMetadata<boolean>(LONG_RUNNING, targets) === true,
       bodyTypes: routeMetadata<string[]>(BODY_TYPES, targets),
+      versioned: routeMetadata<boolean>(VERSIONED, targets) === true,
     }));
   }
 
@@ -80,7 +87,9 @@ export class RequestGuard implements CanActivate {
     const request = http.getRequest<Request>();
     const plan = this.plans.of(context);
     checkBodyType(request, plan.bodyTypes);
-    if (!plan.longRunning) this.timeouts.start(request, http.getResponse<Response>());
+    const response = http.getResponse<Response>();
+    if (plan.versioned) answersVersion(response);
+    if (!plan.longRunning) this.timeouts.start(request, response);
     return true;
   }
 }
