@@ -189,6 +189,10 @@ export class TenantDataSourceManager {
       migrationsRun: false,
       logging: false,
       applicationName: `comandas:${target.slug}`,
+      // node-pg's JavaScript client: without this, every new DataSource tries to require the
+      // optional pg-native package, and a failed require searches the disk again each time
+      // (several ms per tenant opened)
+      nativeDriver: false,
       connectTimeoutMS: connectTimeoutMs,
       extra: {
         max: 1,
