@@ -2,38 +2,30 @@
 //
 // 1. PostgreSQL: an embedded server of its own (or BENCH_DATABASE_URL: any server where the user
 //    may create databases; the bench's databases are named comandas_bench_*).
-// 2. Tenants: `main` with 100,000 comandas and their lines (plus the demo data), and 100 small
-//    tenants (t001..t100, demo data) for the many-tenant scenario.
-// 3. Servers: the service (dist/main.js, LOG_LEVEL=info, logs discarded) and the baseline
-//    (bench/baseline-server.js: node:http + pg running the service's own SQL).
+// 2. Tenants: `main` with 100,000 comandas and their lines (plus the demo data) and 5,000
+//    products, and 1,000 small tenants (t0001..t1000, demo data) for the many-tenant scenarios.
+// 3. Servers: the service (dist/main.js, LOG_LEVEL=info, logs to a file) and the baseline
+//    (bench/baseline-server.js: node:http + pg running the service's own SQL); both must answer
+//    the same bytes before any load.
 // 4. Load: autocannon, BENCH_CONNECTIONS connections for BENCH_DURATION seconds per scenario,
-//    baseline and service one after the other; then 100 tenants round-robin, the detail at a
-//    fixed rate of half the baseline's peak, the live stream (bench/stream.js: 200 subscribers
-//    while 100 changes/s are made; the detail without and with them), and a cold and a warm
-//    start of the service.
+//    baseline and service one after the other (comanda routes, generic routes); then 100
+//    tenants round-robin, the detail at a fixed rate of half the baseline's peak, the live
+//    stream (bench/stream.js: 200 subscribers while 100 changes/s are made; the detail without
+//    and with them), 1,000 tenants round-robin on a second service at the default settings,
+//    and a cold and a warm start of the service.
 // Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
 // connections exceeded the configured cap, or a stream subscriber missed an event.
 // BENCH_PROFILE=1 also writes a CPU profile of the service under the detail and list load and
 // prints where its time goes; BENCH_STREAM=0 leaves the live stream out.
 require('reflect-metadata');
-const { spawn } = require('node:child_process');
-const {
-  chmodSync,
-  closeSync,
-  copyFileSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} = require('node:fs');
-const { createServer } = require('node:net');
+const { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
-const { Client } = require('pg');
 const { seedComandaVolume } = require('./support/comandas-volume');
+const { freePort, run, start, withClient } = require('./support/processes');
+const { roundRobin, smallTenants } = require('./support/tenants');
 const { summariseProfile } = require('./support/cpu-profile');
 const { pacedLoad } = require('./support/paced-load');
 const stream = require('./stream');
@@ -56,77 +48,6 @@ const MAX_CONNECTIONS = 320; // of the embedded server
 
 const { withDatabase } = require(join(DIST, 'database', 'pg-url'));
 
-/**
- * A node process writing to a log file (cheaper than a pipe for a service that logs every
- * request); `ready` resolves when `readyText` shows up in it.
- */
-function start(script, args, childEnv, readyText, logFile, nodeArgs = []) {
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
-    env: { ...process.env, ...childEnv },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  let exitCode;
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
-  const ready = (async () => {
-    for (;;) {
-      if (readFileSync(logFile, 'utf8').includes(readyText)) return;
-      if (exitCode !== undefined)
-        throw new Error(`${script} exited ${exitCode}:\n${readFileSync(logFile, 'utf8')}`);
-      await sleep(50);
-    }
-  })();
-  return {
-    child,
-    ready,
-    stop: async () => {
-      if (exitCode === undefined) child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
-
-function run(script, args, childEnv) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      env: { ...process.env, ...childEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    child.on('close', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`${script} ${args.join(' ')}: ${output}`)),
-    );
-  });
-}
-
-/** A TCP port nothing listens on now (the kernel's pick). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function withClient(url, work) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Slug of the n-th small tenant: t0001, t0002 ... */
-const smallTenant = (n) => `t${String(n).padStart(4, '0')}`;
-
 /** The tenants of the bench: main (volume) and t0001..t1000 (demo data, cloned from t0001). */
 async function provision(serverUrl, cliEnv) {
   const tenantCli = join(DIST, 'cli', 'tenant.cli.js');
@@ -146,40 +67,14 @@ async function provision(serverUrl, cliEnv) {
     ),
   );
   const seeded = Date.now() - started;
-  const first = smallTenant(1);
-  await run(tenantCli, ['create', first, '--demo', '--time-zone', TIME_ZONE], cliEnv);
   const cloned = Date.now();
-  // four sessions copying at once: the copies wait on the disk more than on the CPU
-  let nextClone = 2;
-  const cloner = () =>
-    withClient(serverUrl, async (admin) => {
-      for (let i = nextClone++; i <= MANY_TENANTS; i = nextClone++) {
-        await admin.query(
-          `CREATE DATABASE "${PREFIX}${smallTenant(i)}" TEMPLATE "${PREFIX}${first}"`,
-        );
-      }
-    });
-  await Promise.all([cloner(), cloner(), cloner(), cloner()]);
-  // and one session each, as a tenant in service has had: the first session of a new database
-  // builds its catalog cache file, which would otherwise be measured as the service's cost
-  let nextVisit = 2;
-  const visitor = async () => {
-    for (let i = nextVisit++; i <= MANY_TENANTS; i = nextVisit++) {
-      await withClient(withDatabase(serverUrl, `${PREFIX}${smallTenant(i)}`), (c) =>
-        c.query('SELECT count(*) FROM comandas'),
-      );
-    }
-  };
-  await Promise.all([visitor(), visitor(), visitor(), visitor()]);
-  await withClient(cliEnv.DATABASE_URL, (control) =>
-    control.query(
-      `INSERT INTO tenants (slug, name, database_name, status, time_zone, features, migrated_at)
-       SELECT s, 'Bench ' || s, $1 || s, status, time_zone, features, migrated_at
-         FROM tenants, generate_series(2, $2) n, LATERAL (SELECT 't' || lpad(n::text, 4, '0') AS s) x
-        WHERE slug = $3`,
-      [PREFIX, MANY_TENANTS, first],
-    ),
-  );
+  await smallTenants({
+    serverUrl,
+    cliEnv,
+    prefix: PREFIX,
+    count: MANY_TENANTS,
+    timeZone: TIME_ZONE,
+  });
   return { counts, seeded, clonedMs: Date.now() - cloned };
 }
 
@@ -301,25 +196,6 @@ async function startupTimes(work) {
     await service.stop();
   }
   return times;
-}
-
-/** autocannon requests: the detail of one of 300 comandas, tenants t0001..tN in turn. */
-function roundRobin(tenants) {
-  let next = 0;
-  return {
-    requests: [
-      {
-        setupRequest: (req) => {
-          next = (next % tenants) + 1;
-          return {
-            ...req,
-            path: `/api/v1/comandas/${random(300)}`,
-            headers: { ...req.headers, 'x-tenant-id': smallTenant(next) },
-          };
-        },
-      },
-    ],
-  };
 }
 
 /** The body of a GET, as text. */

@@ -12,22 +12,12 @@ const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { createServer } = require('node:net');
 const { setTimeout, clearTimeout } = require('node:timers');
+
+const { freePort } = require('./support/processes');
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const root = join(__dirname, '..');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts npm start, resolves with the milliseconds to the banner once it has stopped again. */
 function startOnce(env) {

@@ -27,7 +27,7 @@ const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 const { setInterval, clearInterval } = require('node:timers');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { Client } = require('pg');
+const { withClient } = require('./support/processes');
 
 const env = process.env;
 const SUBSCRIBERS = Number(env.BENCH_STREAM_SUBSCRIBERS ?? 200);
@@ -256,16 +256,6 @@ function pacedChanges({ port, tenant, ids, rate, durationS, tag }) {
       if (sent >= total) clearInterval(timer);
     }, 1);
   });
-}
-
-async function withClient(url, work) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**

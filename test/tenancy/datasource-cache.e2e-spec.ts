@@ -71,7 +71,9 @@ describe('tenant DataSource cache', () => {
   it('shares one initialisation among concurrent first requests', async () => {
     const initialize = jest.spyOn(DataSource.prototype, 'initialize');
     const m = manager();
-    const leases = await Promise.all(Array.from({ length: 20 }, () => m.acquire(target('c1'))));
+    const leases = await Promise.all(
+      Array.from({ length: 20 }, async () => m.acquire(target('c1'))),
+    );
     expect(initialize).toHaveBeenCalledTimes(1);
     expect(new Set(leases.map((l) => l.dataSource)).size).toBe(1);
     leases.forEach((l) => l.release());
@@ -88,6 +90,46 @@ describe('tenant DataSource cache', () => {
     lease.release();
     await m.closeAll();
     expect(await connectionsOf('c2')).toBe(0);
+  });
+
+  it('opens a tenant seen once with one connection, and grows to its pool size once it is used again', async () => {
+    const m = manager({ poolMax: 3 });
+    const first = await m.acquire(target('c3'));
+    const busy = (lease: { dataSource: DataSource }) =>
+      Promise.all(Array.from({ length: 6 }, () => lease.dataSource.query('SELECT pg_sleep(0.3)')));
+    let running = busy(first);
+    await sleep(150);
+    // the six queries wait for the one connection: one PostgreSQL session for a tenant seen once
+    expect(await connectionsOf('c3')).toBe(1);
+    await running;
+    first.release();
+
+    const again = m.acquire(target('c3'));
+    // open: leased at once, no promise to wait for
+    expect(again).not.toBeInstanceOf(Promise);
+    running = busy(await again);
+    await sleep(150);
+    expect(await connectionsOf('c3')).toBe(3);
+    await running;
+    (await again).release();
+    await m.closeAll();
+  });
+
+  it('grows the pool of a DataSource asked for again while it opens', async () => {
+    const m = manager({ poolMax: 3 });
+    const [a, b] = await Promise.all([
+      Promise.resolve(m.acquire(target('c2'))),
+      Promise.resolve(m.acquire(target('c2'))),
+    ]);
+    const running = Promise.all(
+      Array.from({ length: 6 }, () => a.dataSource.query('SELECT pg_sleep(0.3)')),
+    );
+    await sleep(150);
+    expect(await connectionsOf('c2')).toBe(3);
+    await running;
+    a.release();
+    b.release();
+    await m.closeAll();
   });
 
   it('cancels a statement that runs past the statement timeout, and only that one', async () => {
