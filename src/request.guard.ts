@@ -65,7 +65,9 @@ export class RequestGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     this.feature.canActivate(context);
     if (this.rateLimited)
-      return this.rateLimit.canActivate(context).then(() => this.afterRate(context));
+      return this.rateLimit
+        .canActivate(context)
+        .then((allowed) => allowed && this.afterRate(context));
     return this.afterRate(context);
   }
 
