@@ -94,12 +94,14 @@ describe('tenant DataSource cache', () => {
 
   it('opens a tenant seen once with one connection, and grows to its pool size once it is used again', async () => {
     const m = manager({ poolMax: 3 });
+    const busy = (lease: { dataSource: DataSource }, n: number, seconds: number) =>
+      Promise.all(
+        Array.from({ length: n }, () => lease.dataSource.query(`SELECT pg_sleep(${seconds})`)),
+      );
     const first = await m.acquire(target('c3'));
-    const busy = (lease: { dataSource: DataSource }) =>
-      Promise.all(Array.from({ length: 6 }, () => lease.dataSource.query('SELECT pg_sleep(0.3)')));
-    let running = busy(first);
-    await sleep(150);
-    // the six queries wait for the one connection: one PostgreSQL session for a tenant seen once
+    let running = busy(first, 3, 0.4);
+    await sleep(200);
+    // the queries wait for the one connection: one PostgreSQL session for a tenant seen once
     expect(await connectionsOf('c3')).toBe(1);
     await running;
     first.release();
@@ -107,11 +109,11 @@ describe('tenant DataSource cache', () => {
     const again = m.acquire(target('c3'));
     // open: leased at once, no promise to wait for
     expect(again).not.toBeInstanceOf(Promise);
-    running = busy(await again);
-    await sleep(150);
-    expect(await connectionsOf('c3')).toBe(3);
+    const lease = await again;
+    running = busy(lease, 6, 1);
+    await eventually(async () => expect(await connectionsOf('c3')).toBe(3));
     await running;
-    (await again).release();
+    lease.release();
     await m.closeAll();
   });
 
@@ -122,10 +124,9 @@ describe('tenant DataSource cache', () => {
       Promise.resolve(m.acquire(target('c2'))),
     ]);
     const running = Promise.all(
-      Array.from({ length: 6 }, () => a.dataSource.query('SELECT pg_sleep(0.3)')),
+      Array.from({ length: 6 }, () => a.dataSource.query('SELECT pg_sleep(1)')),
     );
-    await sleep(150);
-    expect(await connectionsOf('c2')).toBe(3);
+    await eventually(async () => expect(await connectionsOf('c2')).toBe(3));
     await running;
     a.release();
     b.release();
