@@ -31,6 +31,7 @@ import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
 import { HealthModule } from './health/health.module';
 import { RpcModule } from './rpc/rpc.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
 import { RequestGuard } from './request.guard';
@@ -94,6 +95,8 @@ export class AppModule implements NestModule {
         GenericTablesModule,
         RpcModule,
         DeviceDriversModule,
+        // the request guard prepares the keyed calls of @Idempotent() writes
+        IdempotencyModule,
         ...imports,
       ],
       providers: [

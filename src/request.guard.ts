@@ -1,4 +1,5 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import type { Request, Response } from 'express';
 import { AuthenticationGuard } from './auth/authentication.guard';
 import { PermissionGuard } from './auth/permission.guard';
@@ -10,6 +11,8 @@ import { RequestTimeouts } from './common/http/request-timeouts';
 import { routeMetadata, type RoutePlans } from './common/http/route-plans';
 import { RouteTable } from './common/http/route-table';
 import { answersVersion, VERSIONED } from './common/http/versioned';
+import { IDEMPOTENT } from './idempotency/idempotent.decorator';
+import { IdempotentWrites } from './idempotency/idempotent-writes';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { FeatureGuard } from './tenancy/feature.guard';
 import { TenantGuard } from './tenancy/tenant.guard';
@@ -26,7 +29,8 @@ import { TenantGuard } from './tenancy/tenant.guard';
  * 5. the user's roles in the tenant's database (PermissionGuard, 401 / 403);
  * 6. the body's media type (415, 400 INVALID_BODY), then the request's deadline starts
  *    (REQUEST_TIMEOUT_MS, except @LongRunning() routes); a @Versioned() route's answer is marked
- *    to carry its version as ETag (VersionedExpressAdapter).
+ *    to carry its version as ETag (VersionedExpressAdapter); an @Idempotent() write with an
+ *    Idempotency-Key is prepared to run in the key's transaction (400 for a malformed key).
  *
  * One guard rather than five: a request waits only where a check has something to wait for
  * (a rate-limit count, a DataSource still opening, roles not cached yet); a GET on an open
@@ -41,6 +45,8 @@ export class RequestGuard implements CanActivate {
     longRunning: boolean;
     bodyTypes?: string[];
     versioned: boolean;
+    /** An @Idempotent() write: the status its success is sent with, else undefined. */
+    idempotentStatus: number | undefined;
   }>;
 
   constructor(
@@ -51,6 +57,7 @@ export class RequestGuard implements CanActivate {
     private readonly tenant: TenantGuard,
     private readonly permission: PermissionGuard,
     private readonly timeouts: RequestTimeouts,
+    private readonly idempotentWrites: IdempotentWrites,
     routes: RouteTable,
   ) {
     this.rateLimited = config.RATE_LIMIT_MAX > 0;
@@ -58,6 +65,11 @@ export class RequestGuard implements CanActivate {
       longRunning: routeMetadata<boolean>(LONG_RUNNING, targets) === true,
       bodyTypes: routeMetadata<string[]>(BODY_TYPES, targets),
       versioned: routeMetadata<boolean>(VERSIONED, targets) === true,
+      idempotentStatus:
+        routeMetadata<boolean>(IDEMPOTENT, targets) === true
+          ? ((Reflect.getMetadata(HTTP_CODE_METADATA, targets[0]) as number | undefined) ??
+            (Reflect.getMetadata(METHOD_METADATA, targets[0]) === RequestMethod.POST ? 201 : 200))
+          : undefined,
     }));
   }
 
@@ -91,6 +103,8 @@ export class RequestGuard implements CanActivate {
     checkBodyType(request, plan.bodyTypes);
     const response = http.getResponse<Response>();
     if (plan.versioned) answersVersion(response);
+    if (plan.idempotentStatus !== undefined)
+      this.idempotentWrites.prepare(request, response, plan.idempotentStatus);
     if (!plan.longRunning) this.timeouts.start(request, response);
     return true;
   }

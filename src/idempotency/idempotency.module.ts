@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TenancyModule } from '../tenancy/tenancy.module';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotentWrites } from './idempotent-writes';
 
-/** Idempotent writes: the `@Idempotent()` routes of the modules that import this one. */
+/**
+ * Idempotent writes: the `@Idempotent()` routes of the modules that import this one. The root
+ * module imports it too: its request guard prepares the keyed calls.
+ */
 @Module({
   imports: [TenancyModule],
-  providers: [IdempotencyRepository, IdempotencyInterceptor],
-  // an interceptor named in @UseInterceptors is built in the controller's module: it needs both
-  exports: [IdempotencyInterceptor, IdempotencyRepository],
+  providers: [IdempotencyRepository, IdempotentWrites],
+  exports: [IdempotentWrites, IdempotencyRepository],
 })
 export class IdempotencyModule {}

@@ -295,6 +295,23 @@ describe('floor operations', () => {
       expect(again.body.id_comanda).not.toBe(first.body.id_comanda);
     });
 
+    it('a request refused before its handler runs (validation) stores nothing under its key', async () => {
+      const key = { 'Idempotency-Key': 'corregida' };
+      const invalid = await send('post', '/comandas', { id_mesa: 'dos' }, key);
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.code).toBe('VALIDATION_FAILED');
+      expect(await count("SELECT count(*) AS n FROM idempotencia WHERE clave = 'corregida'")).toBe(
+        0,
+      );
+      // no change began: the corrected request is the key's first, not a reuse (422)
+      const corrected = await send('post', '/comandas', body, key);
+      expect(corrected.status).toBe(201);
+      expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+      const again = await send('post', '/comandas', body, key);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.id_comanda).toBe(corrected.body.id_comanda);
+    });
+
     it('without the header nothing changes: two POSTs make two comandas', async () => {
       const before = await count('SELECT count(*) AS n FROM comandas');
       await api.post('/comandas', body).expect(201);

@@ -1,15 +1,5 @@
-import {
-  Inject,
-  Injectable,
-  RequestMethod,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
-import { from, lastValueFrom, type Observable } from 'rxjs';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
 import type { EntityManager } from 'typeorm';
 import type { RequestWithUser } from '../auth/auth.decorators';
 import type { AppConfig } from '../common/config/app-config';
@@ -18,6 +8,7 @@ import { domainErrorOf, toEnvelope } from '../common/errors/all-exceptions.filte
 import { DomainError } from '../common/errors/domain-error';
 import { TRANSIENT_SQLSTATES } from '../common/errors/pg-error.translator';
 import { etagOf } from '../common/http/etag';
+import { ContextKey, RequestContext } from '../common/context/request-context';
 import { AppLogger, type Logger } from '../common/logging/logger';
 import { ReplayedResponse } from '../common/http/replayed-response';
 import { TenantContext } from '../tenancy/tenant-context';
@@ -28,6 +19,21 @@ import {
   REPLAYED_HEADER,
 } from './idempotency-key';
 import { IdempotencyRepository, type StoredAnswer } from './idempotency.repository';
+
+type IdempotentRequest = RequestWithUser & { id?: unknown };
+
+/** A write with an Idempotency-Key, prepared by the request guard for its handler. */
+interface IdempotentCall {
+  writes: IdempotentWrites;
+  key: string;
+  request: IdempotentRequest;
+  response: Response;
+  /** The status Nest sends for the handler's result (its @HttpCode, else 201 for POST). */
+  successStatus: number;
+}
+
+/** The idempotency module's slot in the request context. */
+const IDEMPOTENT_CALL = new ContextKey<IdempotentCall | undefined>('idempotentCall');
 
 /** How often (per tenant and instance) a write also purges the expired keys. */
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -73,10 +79,13 @@ class KeyReusedError extends DomainError {
  *    retry gets the same refusal); a 5xx, or a 409 of a transient database conflict (deadlock,
  *    serialization failure), rolls everything back and stores nothing, so the client may retry.
  *
- * Without the header the route runs as it always does.
+ * Without the header the route runs as it always does, with nothing around its handler: the
+ * request guard calls `prepare` once its checks have passed, and the handler of an
+ * `@Idempotent()` route (idempotent.decorator.ts) runs through `run` only when a call was
+ * prepared for the request.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotentWrites {
   /** When each tenant's expired keys were last purged by this instance. */
   private readonly purgedAt = new Map<string, number>();
   private readonly logger: Logger;
@@ -84,26 +93,34 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly repository: IdempotencyRepository,
     private readonly tenant: TenantContext,
-    private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     logger: AppLogger,
   ) {
     this.logger = logger.child('Idempotency');
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<RequestWithUser & { id?: unknown }>();
+  /**
+   * Called by the request guard for an `@Idempotent()` route, after every check: with an
+   * `Idempotency-Key` (400 IDEMPOTENCY_KEY_INVALID when malformed), the handler's call is
+   * prepared to run through `run`; without one, nothing is.
+   */
+  prepare(request: IdempotentRequest, response: Response, successStatus: number): void {
     const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]);
-    if (key === undefined) return next.handle();
-    return from(this.once(context, next, request, key));
+    if (key === undefined) return;
+    RequestContext.set(IDEMPOTENT_CALL, { writes: this, key, request, response, successStatus });
   }
 
-  private async once(
-    context: ExecutionContext,
-    next: CallHandler,
-    request: RequestWithUser & { id?: unknown },
-    key: string,
-  ): Promise<unknown> {
+  /** Runs an `@Idempotent()` handler: through the key's transaction when a call was prepared. */
+  static handle<T>(work: () => T | Promise<T>): T | Promise<T> {
+    const call = RequestContext.active ? RequestContext.get(IDEMPOTENT_CALL) : undefined;
+    if (!call) return work();
+    // once: a handler calling another idempotent handler does not take the key twice
+    RequestContext.set(IDEMPOTENT_CALL, undefined);
+    return call.writes.run(call, work);
+  }
+
+  private async run<T>(call: IdempotentCall, work: () => T | Promise<T>): Promise<T> {
+    const { key, request, response } = call;
     const route = `${request.baseUrl}${(request.route as { path?: string } | undefined)?.path ?? request.path}`;
     const user = request.user?.id_usuario ?? 0;
     const fingerprint = fingerprintOf({
@@ -128,9 +145,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       }
 
       await tx.query(`SAVEPOINT ${EFFECT}`);
-      let result: unknown;
+      let result: T;
       try {
-        result = await this.tenant.withinTransaction(tx, () => lastValueFrom(next.handle()));
+        result = await this.tenant.withinTransaction(tx, async () => work());
       } catch (error) {
         const refusal = domainErrorOf(error);
         // a 5xx or a conflict that passes by itself (a deadlock): nothing is stored and
@@ -145,11 +162,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
         throw error;
       }
 
-      const response = context.switchToHttp().getResponse<Response>();
       const version = (result as { version?: unknown } | null)?.version;
       const location = response.getHeader('Location');
       await this.save(tx, identity, {
-        status: this.successStatus(context, request),
+        status: call.successStatus,
         body: result ?? null,
         etag: typeof version === 'number' ? etagOf(version) : null,
         location: typeof location === 'string' ? location : null,
@@ -191,13 +207,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (stored.etag) headers.ETag = stored.etag;
     if (stored.location) headers.Location = stored.location;
     return new ReplayedResponse(stored.estado_http, stored.cuerpo, headers);
-  }
-
-  /** The status Nest will send for the handler's result: its @HttpCode, else 201 for POST. */
-  private successStatus(context: ExecutionContext, request: Request): number {
-    const code = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler());
-    if (code !== undefined) return code;
-    return request.method === RequestMethod[RequestMethod.POST] ? 201 : 200;
   }
 
   /**
