@@ -478,7 +478,7 @@ async function main() {
       );
     }
     console.log(
-      `| GET /comandas/:id on one small tenant (t001) | – | ${fmt(oneSmall.rps)} | – | ` +
+      `| GET /comandas/:id on one small tenant (t0001) | – | ${fmt(oneSmall.rps)} | – | ` +
         `${oneSmall.p50} / ${oneSmall.p99} | ${oneSmall.errors} |`,
     );
     console.log(
