@@ -25,7 +25,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
 const { seedComandaVolume } = require('./support/comandas-volume');
 const { freePort, run, start, withClient } = require('./support/processes');
-const { roundRobin, smallTenants } = require('./support/tenants');
+const { roundRobin, sessionsOpened, smallTenants } = require('./support/tenants');
 const { summariseProfile } = require('./support/cpu-profile');
 const { pacedLoad } = require('./support/paced-load');
 const stream = require('./stream');
@@ -217,17 +217,6 @@ async function sameAnswers(baselinePort, servicePort, paths) {
       );
     }
   }
-}
-
-/** Sessions PostgreSQL has opened so far on the bench's databases (pg_stat_database). */
-function sessionsOpened(serverUrl) {
-  return withClient(serverUrl, async (c) => {
-    const { rows } = await c.query(
-      'SELECT coalesce(sum(sessions), 0)::int AS n FROM pg_stat_database WHERE datname LIKE $1',
-      [`${PREFIX}%`],
-    );
-    return rows[0].n;
-  });
 }
 
 /** The connection budget a service reports in its health answer. */
@@ -440,12 +429,12 @@ async function main() {
     await load(servicePort, roundRobin(1), { duration: 3 });
     const thousandOne = await load(servicePort, roundRobin(1));
     await load(servicePort, roundRobin(MANY_TENANTS), { duration: 3 });
-    const opensBefore = await sessionsOpened(serverUrl);
+    const opensBefore = await sessionsOpened(serverUrl, PREFIX);
     const thousand = await peakConnections(serverUrl, () =>
       load(servicePort, roundRobin(MANY_TENANTS)),
     );
     await sleep(1_500); // closed sessions report their statistics
-    const opens = (await sessionsOpened(serverUrl)) - opensBefore;
+    const opens = (await sessionsOpened(serverUrl, PREFIX)) - opensBefore;
     progress(
       `${MANY_TENANTS} tenants at the defaults: ${fmt(thousand.result.rps)} req/s against ${fmt(thousandOne.rps)} on one; ${fmt(opens / DURATION)} opens/s, peak ${thousand.peak} connections (cap ${defaultCap})`,
     );

@@ -27,7 +27,7 @@ const { URL } = require('node:url');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
 const { freePort, start, withClient } = require('./support/processes');
-const { roundRobin, smallTenants } = require('./support/tenants');
+const { roundRobin, sessionsOpened, smallTenants } = require('./support/tenants');
 
 const DIST = join(__dirname, '..', 'dist');
 const TENANTS = Number(process.env.BENCH_PGBOUNCER_TENANTS ?? 300);
@@ -101,16 +101,6 @@ async function load(port, requests, duration) {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
   };
-}
-
-function sessionsOpened(serverUrl) {
-  return withClient(serverUrl, async (c) => {
-    const { rows } = await c.query(
-      'SELECT coalesce(sum(sessions), 0)::int AS n FROM pg_stat_database WHERE datname LIKE $1',
-      [`${PREFIX}%`],
-    );
-    return rows[0].n;
-  });
 }
 
 async function main() {
@@ -198,12 +188,12 @@ async function main() {
       await load(port, roundRobin(1), 3);
       const one = await load(port, roundRobin(1), 8);
       await load(port, roundRobin(TENANTS), 3);
-      const before = await sessionsOpened(serverUrl);
+      const before = await sessionsOpened(serverUrl, PREFIX);
       const many = await load(port, roundRobin(TENANTS), 8);
       await service.stop();
       bouncer?.kill();
       await sleep(1_500); // closed sessions report their statistics
-      const sessions = (await sessionsOpened(serverUrl)) - before;
+      const sessions = (await sessionsOpened(serverUrl, PREFIX)) - before;
       if (one.errors > 0 || many.errors > 0) failed = true;
       rows.push({ mode: mode.name, one, many, sessions });
       console.error(`${mode.name}: ${many.rps.toFixed(0)} req/s against ${one.rps.toFixed(0)}`);

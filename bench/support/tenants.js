@@ -67,4 +67,15 @@ function roundRobin(tenants) {
   };
 }
 
-module.exports = { smallTenant, smallTenants, roundRobin };
+/** Sessions PostgreSQL has opened so far on the databases named `prefix`... (pg_stat_database). */
+function sessionsOpened(serverUrl, prefix) {
+  return withClient(serverUrl, async (c) => {
+    const { rows } = await c.query(
+      'SELECT coalesce(sum(sessions), 0)::int AS n FROM pg_stat_database WHERE datname LIKE $1',
+      [`${prefix}%`],
+    );
+    return rows[0].n;
+  });
+}
+
+module.exports = { smallTenant, smallTenants, roundRobin, sessionsOpened };

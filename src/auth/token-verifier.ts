@@ -8,6 +8,7 @@ import {
   type Jwt,
   type JwtPayload,
 } from 'jsonwebtoken';
+import { MAX_INT4 } from '../common/validation';
 import { isTenantSlug } from '../tenancy/tenant-slug';
 import { unauthenticated } from './auth.errors';
 import type { TokenKeys } from './token-keys';
@@ -21,8 +22,6 @@ export interface TokenClaims {
   /** `exp`, in seconds since the epoch. */
   expiresAt: number;
 }
-
-const MAX_INT4 = 2_147_483_647;
 
 function userIdOf(sub: unknown): number | undefined {
   const text = typeof sub === 'number' ? String(sub) : sub;

@@ -11,6 +11,9 @@ import {
 } from 'class-validator';
 import { isBusinessDate } from './time';
 
+/** The largest PostgreSQL integer: an id above it is refused before the database (22003). */
+export const MAX_INT4 = 2_147_483_647;
+
 @ValidatorConstraint({ name: 'isBusinessDate' })
 export class IsBusinessDate implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {

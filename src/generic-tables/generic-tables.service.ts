@@ -210,7 +210,7 @@ export class GenericTablesService {
    * The rows as JSON values, columns in table order: one converter per column, built once per
    * table and metadata version (no per-value type look-up).
    */
-  formatRows(meta: TableMetadata, rows: Row[]): Row[] {
+  private formatRows(meta: TableMetadata, rows: Row[]): Row[] {
     let columns = this.converters.get(meta);
     if (!columns) {
       columns = meta.columns.map((column) => [column.name, converterOf(column)]);

@@ -2,9 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { RequestContext } from '../common/context/request-context';
 import { routeNotFound } from '../common/http/route-not-found';
-import type { RoutePlans } from '../common/http/route-plans';
-import { routeMetadata } from '../common/http/route-plans';
-import { RouteTable, type RouteTargets } from '../common/http/route-table';
+import { routeMetadata, type RoutePlans } from '../common/http/route-plans';
+import { RouteTable } from '../common/http/route-table';
 import type { TenantFeature } from '../common/config/features';
 import { REQUIRES_FEATURE } from './tenancy.decorators';
 import { TENANT_KEYS } from './tenant-context.keys';
@@ -29,19 +28,16 @@ export class FeatureGuard implements CanActivate {
       feature: routeMetadata<TenantFeature>(REQUIRES_FEATURE, targets),
     }));
     // A switched-off route is not among the methods a 405 offers either.
-    routes.addAvailabilityCheck((route) => this.isServed(route.targets));
+    routes.addAvailabilityCheck((route) => this.isServed(this.plans.prime(route.targets)));
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const { feature } = this.plans.of(context);
-    if (!feature || this.features.isOn(feature, RequestContext.get(TENANT_KEYS.tenant)))
-      return true;
+    if (this.isServed(this.plans.of(context))) return true;
     throw routeNotFound(context.switchToHttp().getRequest<Request>());
   }
 
   /** Whether the route's feature (if it has one) is on for the request's tenant. */
-  private isServed(targets: RouteTargets): boolean {
-    const { feature } = this.plans.prime(targets);
+  private isServed({ feature }: { feature: TenantFeature | undefined }): boolean {
     return !feature || this.features.isOn(feature, RequestContext.get(TENANT_KEYS.tenant));
   }
 }

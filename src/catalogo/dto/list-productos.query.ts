@@ -1,14 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageLimit, PageOffset } from '../../common/http/paging';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IdFilter, PageLimit, PageOffset } from '../../common/http/paging';
 
 export const PRODUCTOS_LIMIT_DEFAULT = 100;
 export const PRODUCTOS_LIMIT_MAX = 500;
 export const Q_MAX = 100;
-/** Ids are PostgreSQL integers: a larger one is refused here, not by the database (22003). */
-const MAX_INT4 = 2_147_483_647;
-
 /** `true` / `false` in a query string; anything else is left for IsBoolean to refuse. */
 export const QueryBoolean = () =>
   Transform(({ value }: { value: unknown }) =>
@@ -38,18 +35,7 @@ export class ListProductosQuery {
   @IsBoolean({ message: 'activo must be true or false' })
   activo?: boolean;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_INT4,
-    description: 'Only the products of this category',
-    example: 1,
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT4)
+  @IdFilter('Only the products of this category', 1)
   id_categoria?: number;
 
   @PageLimit(PRODUCTOS_LIMIT_DEFAULT, PRODUCTOS_LIMIT_MAX)

@@ -1,13 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, Validate } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, Validate } from 'class-validator';
 import { IsBusinessDate } from '../../common/validation';
-import { PageLimit, PageOffset } from '../../common/http/paging';
+import { IdFilter, PageLimit, PageOffset } from '../../common/http/paging';
 
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 500;
-/** Ids are PostgreSQL integers: a larger one is refused here, not by the database (22003). */
-const MAX_INT4 = 2_147_483_647;
 
 export class ListComandasQuery {
   @ApiPropertyOptional({
@@ -18,32 +16,10 @@ export class ListComandasQuery {
   @IsIn(['abierta', 'cerrada'])
   estado?: 'abierta' | 'cerrada';
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_INT4,
-    description: 'Only comandas of this table',
-    example: 3,
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT4)
+  @IdFilter('Only comandas of this table', 3)
   id_mesa?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_INT4,
-    description: 'Only comandas of this waiter',
-    example: 4,
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT4)
+  @IdFilter('Only comandas of this waiter', 4)
   id_usuario?: number;
 
   @ApiPropertyOptional({

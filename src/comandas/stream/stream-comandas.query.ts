@@ -1,23 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { IdFilter } from '../../common/http/paging';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-
-const MAX_INT4 = 2_147_483_647;
 
 /** GET /comandas/stream: the filters, where to resume, and a browser's token. */
 export class StreamComandasQuery {
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_INT4,
-    example: 3,
-    description: 'Only events of comandas at this table (now, or before the change)',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT4)
+  @IdFilter('Only events of comandas at this table (now, or before the change)', 3)
   id_mesa?: number;
 
   @ApiPropertyOptional({

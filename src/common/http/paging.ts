@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { MAX_INT4 } from '../validation';
 
 /** The largest offset a list accepts (a page beyond it is a client's mistake). */
 const OFFSET_MAX = 1_000_000_000;
@@ -39,5 +40,17 @@ export function PageOffset(items: string): PropertyDecorator {
     IsInt(),
     Min(0),
     Max(OFFSET_MAX),
+  );
+}
+
+/** An optional id filter of a list query (`id_mesa`, `id_usuario` ...): 1 to the largest integer. */
+export function IdFilter(description: string, example: number): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INT4, description, example }),
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(1),
+    Max(MAX_INT4),
   );
 }

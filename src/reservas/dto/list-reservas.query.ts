@@ -1,13 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min, Validate } from 'class-validator';
+import { IsIn, IsOptional, Validate } from 'class-validator';
 import { IsBusinessDate } from '../../common/validation';
 import { RESERVA_ESTADOS, type ReservaEstado } from '../reservas-state';
-import { PageLimit, PageOffset } from '../../common/http/paging';
+import { IdFilter, PageLimit, PageOffset } from '../../common/http/paging';
 
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 500;
-const MAX_INT4 = 2_147_483_647;
 
 export class ListReservasQuery {
   @ApiPropertyOptional({
@@ -25,18 +23,7 @@ export class ListReservasQuery {
   @IsIn(RESERVA_ESTADOS)
   estado?: ReservaEstado;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_INT4,
-    description: 'Only reservations of this table',
-    example: 3,
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT4)
+  @IdFilter('Only reservations of this table', 3)
   id_mesa?: number;
 
   @PageLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX)

@@ -10,14 +10,12 @@ import {
   Validate,
   ValidateIf,
 } from 'class-validator';
-import { IsBusinessDate } from '../../common/validation';
+import { IsBusinessDate, MAX_INT4 } from '../../common/validation';
 
 export const PERSONAS_MAX = 50;
 const NOMBRE_MAX = 120;
 const TELEFONO_MAX = 30;
 const NOTE_MAX = 500;
-/** Ids are PostgreSQL integers: a larger one is refused here, not by the database (22003). */
-const MAX_INT4 = 2_147_483_647;
 /** A wall-clock time of the tenant's zone, to the minute. */
 const HORA = /^([01]\d|2[0-3]):[0-5]\d$/;
 const NOT_BLANK = /\S/;
