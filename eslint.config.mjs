@@ -8,6 +8,8 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'web/dist/**',
+      // generated from the OpenAPI document (scripts/generate-client.js)
+      'web/src/api/schema.ts',
       'node_modules/**',
       'coverage/**',
       '.data/**',

@@ -9,12 +9,14 @@
 // byte for byte (the bench compares both answers before it loads them).
 // Usage: BASELINE_DB_URL=postgres://... BASELINE_PORT=3100 [BASELINE_POOL_MAX=3] node bench/baseline-server.js
 require('reflect-metadata');
+const { AsyncLocalStorage } = require('node:async_hooks');
 const http = require('node:http');
 const { Buffer } = require('node:buffer');
 const { URL } = require('node:url');
 const { Pool } = require('pg');
 const { ComandasRepository } = require('../dist/comandas/comandas.repository');
 const { ComandasService } = require('../dist/comandas/comandas.service');
+const { Grants } = require('../dist/auth/grants');
 const { etagOf } = require('../dist/common/http/etag');
 const { DomainError } = require('../dist/common/errors/domain-error');
 const { formatInstant } = require('../dist/common/time');
@@ -49,6 +51,8 @@ const dataSource = {
     }
   },
 };
+/** The transaction a repository's `db` is while its work runs, as TenantContext keeps it. */
+const transactions = new AsyncLocalStorage();
 const context = {
   tenant: {
     slug: 'baseline',
@@ -56,8 +60,14 @@ const context = {
     timeZone: process.env.BASELINE_TIME_ZONE ?? 'America/Lima',
   },
   dataSource,
+  get transaction() {
+    return transactions.getStore();
+  },
+  withinTransaction: (tx, work) => transactions.run(tx, work),
 };
-const service = new ComandasService(new ComandasRepository(context), context);
+/** The caller with AUTH_MODE=off: every permission (the answers' `acciones`). */
+const caller = { grants: Grants.ALL };
+const service = new ComandasService(new ComandasRepository(context), context, caller);
 const metadata = new TableMetadataService(context);
 
 /** Wall-clock types are read as text, like the service does. */
@@ -183,7 +193,12 @@ async function route(req, res) {
   const schema = req.method === 'GET' && SCHEMA.exec(url.pathname);
   if (schema) {
     const reader = await readerOf(schema[1]);
-    if (reader) return send(res, 200, { table: reader.meta.table, columns: reader.meta.columns });
+    if (reader)
+      return send(res, 200, {
+        table: reader.meta.table,
+        kind: reader.meta.kind,
+        columns: reader.meta.columns,
+      });
   }
   return send(res, 404, { error: 'not found', code: 'NOT_FOUND' });
 }

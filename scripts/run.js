@@ -32,7 +32,7 @@ function newestSource() {
     }
   };
   visit(join(root, 'src'));
-  for (const file of ['ormconfig.ts', '.swcrc', 'package.json', 'package-lock.json']) {
+  for (const file of ['.swcrc', 'package.json', 'package-lock.json']) {
     if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   }
   return newest;
@@ -100,7 +100,7 @@ function pruneOrphans() {
         continue;
       }
       const match = /^(.*)\.js(\.map)?$/.exec(relative(dist, path));
-      if (!match || match[1] === 'ormconfig') continue;
+      if (!match) continue;
       if (!existsSync(join(root, 'src', `${match[1]}.ts`))) rmSync(path);
     }
   };

@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './common/config/app-config';
 import { setupOpenApi } from './common/http/openapi';
-import { createLogger, NestLoggerAdapter } from './common/logging/logger';
+import { createLogger, logDestination, NestLoggerAdapter } from './common/logging/logger';
 import { openRequestContext, requestIdAndLog } from './common/logging/request-logging';
 import { createValidationPipe } from './common/validation';
 import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
@@ -22,7 +22,7 @@ export async function createApp(
   target: DatabaseTarget,
   imports: AppModuleOptions['imports'] = [],
 ): Promise<NestExpressApplication> {
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, logDestination(config.LOG_FORMAT));
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, target, imports, logger }),
     // Express, writing a @Versioned() answer's ETag as it replies
@@ -54,7 +54,8 @@ export async function createApp(
     });
   }
   // Any JSON value is read (strict: false) so that a body that is not an object gets the
-  // precise 400 INVALID_BODY of BodyTypeInterceptor rather than "not valid JSON".
+  // precise 400 INVALID_BODY of checkBodyType (src/common/http/body-type.ts, run by the
+  // request guard) rather than "not valid JSON".
   app.useBodyParser('json', { limit: config.BODY_LIMIT, strict: false });
   // Clocks in push mode call fixed paths: /iclock/... stays outside /api, with a text body.
   app.setGlobalPrefix('api', { exclude: [{ path: 'iclock/{*path}', method: RequestMethod.ALL }] });

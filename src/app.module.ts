@@ -105,10 +105,10 @@ export class AppModule implements NestModule {
         { provide: AppLogger, useValue: appLogger },
         RouteTable,
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // The checks of every request, run in order by the one global guard (request.guard.ts):
-        // the feature, the rate limit, the token, the tenant (TenancyModule), the roles, the
-        // body's type; then the request's deadline. No global interceptor: a route without
-        // one of its own runs its handler without an rxjs pipeline around it.
+        // The checks of every request, run by the one global guard (request.guard.ts says
+        // which comes first and why; the tenant's guard is TenancyModule's). No global
+        // interceptor: a route without one of its own runs its handler without an rxjs
+        // pipeline around it.
         FeatureGuard,
         RateLimitGuard,
         AuthenticationGuard,

@@ -5,9 +5,11 @@ import { loadTokenKeys } from './auth/token-keys';
 import { ConfigValidationError, loadConfig, type AppConfig } from './common/config/app-config';
 import { openDatabase, type DatabaseHandle } from './database/database-bootstrap';
 import { ensureDemoTenant } from './tenancy/demo-tenant';
+import { migratesTenantsAtStart, migrateTenantsAtStart } from './tenancy/start-up-migrations';
 import { EmbeddedPostgresError } from './database/embedded-postgres';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { webPage } from './common/http/web-page';
+import { logDestination } from './common/logging/logger';
 
 /**
  * The application's modules (Nest and everything under it) take about a second to load: they
@@ -63,7 +65,10 @@ function banner(config: AppConfig): string {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const log = pino({ level: config.LOG_LEVEL, base: { pid: process.pid }, name: 'boot' });
+  const log = pino(
+    { level: config.LOG_LEVEL, base: { pid: process.pid }, name: 'boot' },
+    logDestination(config.LOG_FORMAT) ?? pino.destination(1),
+  );
   let database: DatabaseHandle | undefined;
   let app: NestExpressApplication | undefined;
   let stopping = false;
@@ -109,6 +114,12 @@ async function main(): Promise<void> {
     database = await opening;
     if (database.target.embedded && config.DEMO_TENANT) {
       await ensureDemoTenant(config, database.target, (m) => log.info(m));
+    }
+    if (migratesTenantsAtStart(config, database.target)) {
+      await migrateTenantsAtStart(config, database.target, {
+        info: (m) => log.info(m),
+        warn: (m) => log.warn(m),
+      });
     }
     app = await createApp(config, database.target);
     await listen(app, config);

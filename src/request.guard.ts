@@ -19,18 +19,32 @@ import { TenantGuard } from './tenancy/tenant.guard';
 
 /**
  * The one global guard: every check a request passes before its handler, in this order (each
- * may refuse it):
+ * may refuse it). This is the one place the order is written; the docs and other comments
+ * point here.
  *
- * 1. the route's feature is on (FeatureGuard: 404 like an unknown route, so a rate limit
- *    cannot reveal a switched-off route);
- * 2. the rate limit (RateLimitGuard, 429), when RATE_LIMIT_MAX is not 0;
- * 3. the token (AuthenticationGuard, 401 before anything about the tenant is told);
- * 4. the tenant, whose DataSource is held for the request (TenantGuard, 400 / 404 / 403 / 503);
- * 5. the user's roles in the tenant's database (PermissionGuard, 401 / 403);
- * 6. the body's media type (415, 400 INVALID_BODY), then the request's deadline starts
- *    (REQUEST_TIMEOUT_MS, except @LongRunning() routes); a @Versioned() route's answer is marked
- *    to carry its version as ETag (VersionedExpressAdapter); an @Idempotent() write with an
- *    Idempotency-Key is prepared to run in the key's transaction (400 for a malformed key).
+ * 1. the route's feature is on (FeatureGuard: a switched-off feature answers 404 exactly like
+ *    an unknown route, to everyone, so neither a rate limit nor a token check reveals it);
+ * 2. the rate limit (RateLimitGuard, 429 with Retry-After past RATE_LIMIT_MAX requests of a
+ *    client to one tenant), when RATE_LIMIT_MAX is not 0; before the tenant, so floods of
+ *    unknown tenants are limited too;
+ * 3. the token (AuthenticationGuard, AUTH_MODE=jwt: 401 without a valid Bearer token, 403
+ *    TENANT_MISMATCH), before anything about the tenant is told, so tenants cannot be
+ *    enumerated;
+ * 4. the tenant (TenantGuard: 400 / 404 / 403 / 503 from the middleware's verdict), whose
+ *    DataSource is then held for the request;
+ * 5. the user's roles in the tenant's database (PermissionGuard, AUTH_MODE=jwt: 401
+ *    unknown_user, 403 FORBIDDEN);
+ * 6. the body's media type (checkBodyType: 415 for a body that is not the route's, 400
+ *    INVALID_BODY for JSON that is not an object), so an upload a role may not make is
+ *    refused before it is read;
+ * 7. a @Versioned() route's answer is marked to carry its version as ETag
+ *    (VersionedExpressAdapter), and an @Idempotent() write with an Idempotency-Key is prepared
+ *    to run in the key's transaction (400 IDEMPOTENCY_KEY_INVALID for a malformed key);
+ * 8. the request's deadline starts (RequestTimeouts: 503 REQUEST_TIMEOUT past
+ *    REQUEST_TIMEOUT_MS), except on @LongRunning() routes.
+ *
+ * The ValidationPipe (400 VALIDATION_FAILED) runs after all of them: a refused caller learns
+ * nothing about the validity of their request.
  *
  * One guard rather than five: a request waits only where a check has something to wait for
  * (a rate-limit count, a DataSource still opening, roles not cached yet); a GET on an open

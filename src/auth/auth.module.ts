@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { TenancyModule } from '../tenancy/tenancy.module';
+import { CallerPermissions } from './caller-permissions';
 import { MeController } from './me.controller';
 import { StaffRepository } from './staff.repository';
 import { loadTokenKeys } from './token-keys';
@@ -28,7 +29,8 @@ import { TokenVerifier } from './token-verifier';
         ),
     },
     StaffRepository,
+    CallerPermissions,
   ],
-  exports: [TokenVerifier, StaffRepository],
+  exports: [TokenVerifier, StaffRepository, CallerPermissions],
 })
 export class AuthModule {}

@@ -12,7 +12,9 @@ import {
   type PermissionResolver,
   type RequestWithUser,
 } from './auth.decorators';
-import { rolesAllow, type Permission } from './permissions';
+import { assignCallerGrants } from './caller-permissions';
+import { Grants } from './grants';
+import type { Permission } from './permissions';
 import { StaffCache } from './staff-cache';
 import { StaffRepository } from './staff.repository';
 
@@ -21,7 +23,8 @@ import { StaffRepository } from './staff.repository';
  * active user of the tenant (401 otherwise: a former employee's token stops working at once),
  * and their roles from usua_roles must give the route's permission (403 FORBIDDEN). The user
  * and their roles are cached for TENANT_CACHE_TTL_MS, like the tenant's catalog row: a change
- * of roles or a deactivation applies within that time.
+ * of roles or a deactivation applies within that time. What the roles give is kept for the
+ * request (CallerPermissions: the `acciones` of the answers).
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
@@ -75,8 +78,10 @@ export class PermissionGuard implements CanActivate {
         `The token's user ${user.id_usuario} is not an active user of tenant "${user.tenant}"`,
       );
     RequestContext.assignLog({ user: user.id_usuario });
+    const grants = Grants.ofRoles(member.roles);
+    assignCallerGrants(grants);
     if (required === undefined) return;
     const permission = typeof required === 'function' ? required(request) : required;
-    if (!rolesAllow(member.roles, permission)) throw forbidden(permission, member.roles);
+    if (!grants.has(permission)) throw forbidden(permission, member.roles);
   }
 }

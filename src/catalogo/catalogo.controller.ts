@@ -5,10 +5,11 @@ import { RequirePermission } from '../auth/auth.decorators';
 import { ApiTag } from '../common/decorators';
 import { ApiErrors, ERRORS, type ErrorExample } from '../common/http/openapi-errors';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
-import { toMesa, toProducto } from './catalogo.mapper';
+import { toMesa, toMozo, toProducto } from './catalogo.mapper';
 import { CatalogoRepository } from './catalogo.repository';
-import { MesaDto, ProductoDto } from './dto/catalogo-output.dto';
+import { MesaDto, MozoDto, ProductoDto } from './dto/catalogo-output.dto';
 import { ListMesasQuery } from './dto/list-mesas.query';
+import { ListMozosQuery } from './dto/list-mozos.query';
 import { ListProductosQuery, PRODUCTOS_LIMIT_DEFAULT } from './dto/list-productos.query';
 
 const invalidQuery = (detail: string[]): ErrorExample => ({
@@ -22,7 +23,7 @@ const invalidQuery = (detail: string[]): ErrorExample => ({
  */
 @ApiTag(
   'catalogo',
-  'The floor’s menu and tables, read only: products to pick (search, category, on sale) and tables with their open comandas',
+  'The floor’s menu, tables and waiters, read only: products to pick (search, category, on sale), tables with their open comandas, waiters by name',
 )
 @TenantScoped()
 @RequirePermission('comandas:read')
@@ -67,5 +68,17 @@ export class CatalogoController {
   @ApiErrors(invalidQuery(['activo must be true or false']), ERRORS.STATEMENT_TIMEOUT)
   async mesas(@Query() query: ListMesasQuery) {
     return (await this.catalogo.mesas(query.activo)).map(toMesa);
+  }
+
+  @Get('mozos')
+  @ApiOperation({
+    summary: 'Waiters by name, to pick one or filter comandas by one',
+    description:
+      'Staff holding the mozo role, and anyone who is the waiter of a comanda. Their name only.',
+  })
+  @ApiOkResponse({ type: [MozoDto], description: 'The waiters' })
+  @ApiErrors(invalidQuery(['activo must be true or false']), ERRORS.STATEMENT_TIMEOUT)
+  async mozos(@Query() query: ListMozosQuery) {
+    return (await this.catalogo.mozos(query.activo)).map(toMozo);
   }
 }

@@ -1,5 +1,5 @@
-import type { MesaRow, ProductoRow } from './catalogo.repository';
-import type { MesaDto, ProductoDto } from './dto/catalogo-output.dto';
+import type { MesaRow, MozoRow, ProductoRow } from './catalogo.repository';
+import type { MesaDto, MozoDto, ProductoDto } from './dto/catalogo-output.dto';
 
 /** A product row as the API answers it: the numeric price as a JSON number. */
 export function toProducto(row: ProductoRow): ProductoDto {
@@ -22,4 +22,8 @@ export function toMesa(row: MesaRow): MesaDto {
     activo: row.activo,
     abiertas: row.abiertas,
   };
+}
+
+export function toMozo(row: MozoRow): MozoDto {
+  return { id_usuario: row.id_usuario, nombre: row.nombre, activo: row.activo };
 }

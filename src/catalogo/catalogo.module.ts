@@ -4,8 +4,9 @@ import { CatalogoController } from './catalogo.controller';
 import { CatalogoRepository } from './catalogo.repository';
 
 /**
- * The floor's menu and tables, read only (docs/catalogo.md): the products to pick from and the
- * tables with their open comandas. Always on; reading needs comandas:read.
+ * The floor's menu, tables and waiters, read only (docs/catalogo.md): the products to pick
+ * from, the tables with their open comandas and the waiters by name. Always on; reading needs
+ * comandas:read.
  */
 @Module({
   imports: [TenancyModule],

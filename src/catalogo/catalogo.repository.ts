@@ -20,6 +20,12 @@ export interface MesaRow {
   abiertas: number;
 }
 
+export interface MozoRow {
+  id_usuario: number;
+  nombre: string;
+  activo: boolean;
+}
+
 export interface ProductoFilter {
   q?: string;
   activo?: boolean;
@@ -81,6 +87,24 @@ export class CatalogoRepository extends TenantRepository {
          FROM mesas m
         WHERE $1::boolean IS NULL OR m.activo = $1
         ORDER BY m.numero`,
+      [activo ?? null],
+    );
+  }
+
+  /**
+   * The waiters: staff holding the mozo role, and anyone who is the waiter of a comanda (a
+   * tenant without roles, a cashier who opened one), by name. Only the name: never the
+   * document, which is also the clock's PIN.
+   */
+  mozos(activo?: boolean): Promise<MozoRow[]> {
+    return this.db.query<MozoRow[]>(
+      `SELECT u.id_usuario, concat_ws(' ', u.nombre, u.apellido) AS nombre, u.activo
+         FROM usuarios u
+        WHERE ($1::boolean IS NULL OR u.activo = $1)
+          AND (EXISTS (SELECT 1 FROM usua_roles ur JOIN roles r ON r.id_rol = ur.id_rol
+                        WHERE ur.id_usuario = u.id_usuario AND lower(btrim(r.nombre)) = 'mozo')
+               OR EXISTS (SELECT 1 FROM comandas c WHERE c.id_usuario = u.id_usuario))
+        ORDER BY nombre, u.id_usuario`,
       [activo ?? null],
     );
   }

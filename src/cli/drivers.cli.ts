@@ -23,7 +23,7 @@ defineCli({
           const m = d.manifest;
           const format = typeof m.format === 'string' ? m.format : '-';
           out(
-            `${d.name.padEnd(20)} ${m.transport.padEnd(5)} ${format.padEnd(10)} ${m.vendor} ${m.model} (v${m.version}, ${d.source})${d.importable ? '' : ' CANNOT IMPORT'}`,
+            `${d.name.padEnd(20)} ${m.transport.padEnd(5)} ${format.padEnd(10)} ${m.vendor} ${m.model} (v${m.version}, ${d.source})${d.problems.length > 0 ? ' CANNOT IMPORT' : ''}`,
           );
           for (const w of d.warnings) out(`  warning ${w.path || '/'}: ${w.message}`);
         }

@@ -3,7 +3,7 @@ import { FEATURES, TENANT_FEATURES } from '../common/config/features';
 import { redactUrl } from '../database/pg-url';
 import { quoteIdent } from '../database/sql';
 import { Tenant } from '../tenancy/entities/tenant.entity';
-import { TenantAdmin, TenantServerUnreachableError } from '../tenancy/tenant-admin';
+import { TenantAdmin, migrationFailure } from '../tenancy/tenant-admin';
 import { defineCli, err, out, UsageError, type CliInput } from './cli-support';
 
 const USAGE = `Usage: npm run tenant -- <command> [options]
@@ -80,12 +80,7 @@ async function migrateAll(admin: TenantAdmin, io: Output): Promise<number> {
       io.out(`${slug}: ${migrationSummary(await admin.migrate(slug))}`);
     } catch (error) {
       failed.push(slug);
-      const reason =
-        error instanceof TenantServerUnreachableError
-          ? error.problem
-          : error instanceof Error
-            ? error.message
-            : String(error);
+      const reason = migrationFailure(error);
       io.err(`${slug}: FAILED: ${reason}`);
     }
   }

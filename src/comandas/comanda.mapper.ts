@@ -1,4 +1,7 @@
+import type { Grants } from '../auth/grants';
 import { formatInstant, formatInstantOrNull } from '../common/time';
+import { COMANDA_ACCIONES } from './comanda-actions';
+import { stateOf } from './comanda-state';
 import type { ComandaRow, EventoRow, ItemRow, StreamEventRow } from './comandas.repository';
 import type {
   ComandaDetail,
@@ -11,7 +14,20 @@ import type {
 /** numeric / bigint columns arrive as strings: money and quantities become JSON numbers. */
 const num = (value: string): number => Number(value);
 
-export function toSummary(row: ComandaRow, timeZone: string): ComandaSummary {
+/** A summary before the caller is known: everything but `acciones` (the live stream's events). */
+export type SummaryFields = Omit<ComandaSummary, 'acciones'>;
+/** A stream event before its subscriber is known: its summary has no `acciones` yet. */
+export type StreamEventFields = Omit<ComandaStreamEvent, 'comanda'> & { comanda: SummaryFields };
+
+/** The summary as a caller holding `grants` sees it: with what they may do to it now. */
+export function toSummary(row: ComandaRow, timeZone: string, grants: Grants): ComandaSummary {
+  return {
+    ...summaryFields(row, timeZone),
+    acciones: COMANDA_ACCIONES.permitted(stateOf(row), grants),
+  };
+}
+
+function summaryFields(row: ComandaRow, timeZone: string): SummaryFields {
   return {
     id_comanda: num(row.id_comanda),
     numero_ticket: num(row.numero_ticket),
@@ -48,9 +64,14 @@ export function toItem(row: ItemRow, timeZone: string): ComandaItem {
   };
 }
 
-export function toDetail(row: ComandaRow, lines: ItemRow[], timeZone: string): ComandaDetail {
+export function toDetail(
+  row: ComandaRow,
+  lines: ItemRow[],
+  timeZone: string,
+  grants: Grants,
+): ComandaDetail {
   return {
-    ...toSummary(row, timeZone),
+    ...toSummary(row, timeZone, grants),
     observacion: row.observacion,
     fec_eliminacion: formatInstantOrNull(row.fec_eliminacion, timeZone),
     lineas: lines.map((line) => toItem(line, timeZone)),
@@ -70,7 +91,8 @@ export function toEvento(row: EventoRow, timeZone: string): ComandaEvento {
   };
 }
 
-export function toStreamEvent(row: StreamEventRow, timeZone: string): ComandaStreamEvent {
+/** An audit entry as the live stream sends it, but `acciones`: each subscriber sees its own. */
+export function toStreamEvent(row: StreamEventRow, timeZone: string): StreamEventFields {
   return {
     id_evento: num(row.id_evento),
     id_comanda: num(row.id_comanda),
@@ -79,6 +101,15 @@ export function toStreamEvent(row: StreamEventRow, timeZone: string): ComandaStr
     usuario: row.actor,
     motivo: row.motivo,
     fec_evento: formatInstant(row.fec_evento, timeZone),
-    comanda: toSummary(row, timeZone),
+    comanda: summaryFields(row, timeZone),
+  };
+}
+
+/** A stream event as a subscriber holding `grants` receives it. */
+export function withAcciones(event: StreamEventFields, grants: Grants): ComandaStreamEvent {
+  const { comanda } = event;
+  return {
+    ...event,
+    comanda: { ...comanda, acciones: COMANDA_ACCIONES.permitted(stateOf(comanda), grants) },
   };
 }

@@ -1,20 +1,19 @@
 import { ApiTag } from '../common/decorators';
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
-import type { Permission } from '../auth/permissions';
+import { RequireActionPermission, RequireActionPermissionOf } from '../auth/resource-actions';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import { IfMatch, Versioned } from '../common/http/versioned';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { COMANDA_ACCIONES, UPDATE_ACTIONS, updateActionOfRequest } from './comanda-actions';
 import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
   DeleteComandaBody,
-  EDITABLE_FIELDS,
-  type ComandaUpdateAction,
   ItemChange,
   ItemInput,
   MergeComandaBody,
@@ -42,28 +41,11 @@ const LINE_ERRORS = [
 ];
 
 /**
- * PUT /comandas/:id needs what its action does: closing and reopening are the cashier's,
- * restoring a deleted comanda the admin's, a change of fields the waiter's.
+ * The permission of each route that changes a comanda is the one its action needs
+ * (COMANDA_ACCIONES, comanda-actions.ts: also what the answers' `acciones` are computed from);
+ * PUT /comandas/:id reads its action from the body (abrir, cerrar, restaurar, a transfer or an
+ * edit).
  */
-const ACTION_PERMISSIONS: Record<ComandaUpdateAction, Permission> = {
-  cerrar: 'comandas:close',
-  abrir: 'comandas:close',
-  restaurar: 'comandas:delete',
-};
-
-export function permissionForUpdate(request: Request): Permission {
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  const action = body.action;
-  if (typeof action === 'string' && Object.hasOwn(ACTION_PERMISSIONS, action))
-    return ACTION_PERMISSIONS[action as ComandaUpdateAction];
-  // the table alone: a transfer, which the cashier may do too
-  const onlyTable =
-    action === undefined &&
-    body.id_mesa !== undefined &&
-    EDITABLE_FIELDS.every((name) => name === 'id_mesa' || body[name] === undefined);
-  return onlyTable ? 'comandas:transfer' : 'comandas:write';
-}
-
 @ApiTag(
   'comandas',
   'Order tickets: opening, lines, transitions (cerrar, abrir, restaurar), logical delete, audit trail; optimistic concurrency with ETag and If-Match.',
@@ -149,10 +131,7 @@ export class ComandasController {
   }
 
   @Put(':id')
-  @RequirePermission(
-    permissionForUpdate,
-    'comandas:close (cerrar, abrir), comandas:delete (restaurar), comandas:transfer (id_mesa alone), comandas:write (other fields)',
-  )
+  @RequireActionPermissionOf(COMANDA_ACCIONES, updateActionOfRequest, UPDATE_ACTIONS)
   @Versioned({
     summary: 'Transition (abrir, cerrar, restaurar) or partial change of an open comanda',
     description:
@@ -187,7 +166,7 @@ export class ComandasController {
   }
 
   @Delete(':id')
-  @RequirePermission('comandas:delete')
+  @RequireActionPermission(COMANDA_ACCIONES, 'eliminar')
   @Versioned({
     summary: 'Logical delete: the row is kept with eliminada = true',
     description:
@@ -235,7 +214,7 @@ export class ComandasController {
   }
 
   @Post(':id/items')
-  @RequirePermission('comandas:write')
+  @RequireActionPermission(COMANDA_ACCIONES, 'agregar_item')
   @Versioned({
     summary: 'Add a line to an open comanda, at the product price of now',
     type: ComandaDetail,
@@ -261,7 +240,7 @@ export class ComandasController {
   }
 
   @Patch(':id/items/:itemId')
-  @RequirePermission('comandas:write')
+  @RequireActionPermission(COMANDA_ACCIONES, 'modificar_item')
   @Versioned({
     summary: 'Change the quantity or note of a line of an open comanda',
     type: ComandaDetail,
@@ -280,7 +259,7 @@ export class ComandasController {
   }
 
   @Delete(':id/items/:itemId')
-  @RequirePermission('comandas:write')
+  @RequireActionPermission(COMANDA_ACCIONES, 'quitar_item')
   @Versioned({
     summary: 'Void a line of an open comanda',
     description:
@@ -316,7 +295,7 @@ export class ComandasController {
   }
 
   @Post(':id/split')
-  @RequirePermission('comandas:split')
+  @RequireActionPermission(COMANDA_ACCIONES, 'dividir')
   @Versioned({
     summary: 'Split: move quantities of lines to a new open comanda',
     description:
@@ -355,7 +334,7 @@ export class ComandasController {
   }
 
   @Post(':id/merge')
-  @RequirePermission('comandas:merge')
+  @RequireActionPermission(COMANDA_ACCIONES, 'unir')
   @Versioned({
     summary: 'Merge: move every line of other open comandas into this one',
     description:

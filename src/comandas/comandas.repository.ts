@@ -38,6 +38,9 @@ export interface ItemRow {
   fec_registro: Date;
 }
 
+/** A line as the detail's JSON carries it: its time in epoch milliseconds. */
+type JsonItemRow = Omit<ItemRow, 'fec_registro'> & { fec_registro_ms: number };
+
 export interface EventoRow {
   id_evento: string;
   accion: ComandaAction | 'crear';
@@ -124,9 +127,9 @@ export function streamEventsQuery(where: string, limit: number): string {
 
 /**
  * A comanda's total, in an `UPDATE comandas`: the sum of its lines' subtotals (the one place of
- * that rule; the generic table routes use it too when they insert a line).
+ * that rule, whichever route added the lines).
  */
-export const TOTAL_OF_LINES =
+const TOTAL_OF_LINES =
   '(SELECT coalesce(sum(d.subtotal), 0) FROM deta_comandas d WHERE d.id_comanda = comandas.id_comanda)';
 
 const LOCKED_COLUMNS =
@@ -182,26 +185,44 @@ export class ComandasRepository extends TenantRepository {
     return { rows, total: count[0].total };
   }
 
-  async find(id: number, db: Queryable = this.db): Promise<ComandaRow | undefined> {
-    const rows = await db.query<ComandaRow[]>(
-      `SELECT ${SUMMARY_COLUMNS} ${SUMMARY_FROM} WHERE c.id_comanda = $1`,
+  /**
+   * A comanda and its lines as of one moment: one statement, so one snapshot (a line added or
+   * moved by a concurrent change is either in both the total and the lines, or in neither).
+   * The lines come as JSON with the columns' text, as the driver gives them for a row.
+   */
+  async detail(
+    id: number,
+    db: Queryable = this.db,
+  ): Promise<{ row: ComandaRow; lines: ItemRow[] } | undefined> {
+    const rows = await db.query<(ComandaRow & { lineas: JsonItemRow[] })[]>(
+      `SELECT ${SUMMARY_COLUMNS},
+              (SELECT coalesce(json_agg(json_build_object(
+                        'id_deta_comanda', d.id_deta_comanda::text,
+                        'id_producto', d.id_producto,
+                        'producto', p.nombre,
+                        'cantidad', d.cantidad::text,
+                        'precio_unitario', d.precio_unitario::text,
+                        'subtotal', d.subtotal::text,
+                        'nota', d.nota,
+                        'id_usuario', d.id_usuario,
+                        'usuario', nullif(concat_ws(' ', u.nombre, u.apellido), ''),
+                        'fec_registro_ms', floor(extract(epoch FROM d.fec_registro) * 1000)
+                      ) ORDER BY d.id_deta_comanda), '[]'::json)
+                 FROM deta_comandas d
+                 JOIN productos p ON p.id_producto = d.id_producto
+                 LEFT JOIN usuarios u ON u.id_usuario = d.id_usuario
+                WHERE d.id_comanda = c.id_comanda) AS lineas
+         ${SUMMARY_FROM} WHERE c.id_comanda = $1`,
       [id],
     );
-    return rows[0];
-  }
-
-  items(id: number, db: Queryable = this.db): Promise<ItemRow[]> {
-    return db.query<ItemRow[]>(
-      `SELECT d.id_deta_comanda, d.id_producto, p.nombre AS producto, d.cantidad, d.precio_unitario,
-              d.subtotal, d.nota, d.id_usuario,
-              nullif(concat_ws(' ', u.nombre, u.apellido), '') AS usuario, d.fec_registro
-         FROM deta_comandas d
-         JOIN productos p ON p.id_producto = d.id_producto
-         LEFT JOIN usuarios u ON u.id_usuario = d.id_usuario
-        WHERE d.id_comanda = $1
-        ORDER BY d.id_deta_comanda`,
-      [id],
-    );
+    const found = rows[0];
+    if (!found) return undefined;
+    const { lineas, ...row } = found;
+    const lines = lineas.map(({ fec_registro_ms, ...line }) => ({
+      ...line,
+      fec_registro: new Date(fec_registro_ms),
+    }));
+    return { row, lines };
   }
 
   /**
@@ -470,6 +491,42 @@ export class ComandasRepository extends TenantRepository {
       ],
     );
     return returnedRows(result)[0];
+  }
+
+  /**
+   * The `crear` entry of a comanda inserted through the generic table routes: its state, total,
+   * version and table, marked `ruta: table`.
+   */
+  async auditInsertedComanda(tx: Queryable, id: unknown): Promise<void> {
+    await tx.query(
+      `INSERT INTO comanda_eventos (id_comanda, accion, despues)
+       SELECT id_comanda, 'crear',
+              jsonb_build_object('estado', estado, 'eliminada', eliminada, 'total', total,
+                                 'version', version, 'id_mesa', id_mesa, 'ruta', 'table')
+         FROM comandas WHERE id_comanda = $1`,
+      [id],
+    );
+  }
+
+  /**
+   * A line inserted through the generic table routes: its comanda's total and version follow,
+   * and the comanda gets an `agregar_item` entry with the line, marked `ruta: table`.
+   */
+  async auditInsertedLine(tx: Queryable, idComanda: unknown, idItem: unknown): Promise<void> {
+    await tx.query(
+      `WITH changed AS (
+         UPDATE comandas
+            SET total = ${TOTAL_OF_LINES}, version = version + 1
+          WHERE id_comanda = $1
+         RETURNING id_comanda)
+       INSERT INTO comanda_eventos (id_comanda, accion, despues)
+       SELECT changed.id_comanda, 'agregar_item',
+              jsonb_build_object('id_item', d.id_deta_comanda, 'id_producto', d.id_producto,
+                                 'cantidad', d.cantidad, 'precio_unitario', d.precio_unitario,
+                                 'subtotal', d.subtotal, 'nota', d.nota, 'ruta', 'table')
+         FROM changed JOIN deta_comandas d ON d.id_deta_comanda = $2`,
+      [idComanda, idItem],
+    );
   }
 
   async audit(

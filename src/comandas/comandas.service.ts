@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../auth/auth.decorators';
+import { CallerPermissions } from '../auth/caller-permissions';
 import { StaleVersionError } from '../common/http/etag';
 import { TenantContext } from '../tenancy/tenant-context';
+import { updateActionOf } from './comanda-actions';
 import { stateOf, transition, type ComandaAction } from './comanda-state';
 import { toDetail, toEvento, toSummary } from './comanda.mapper';
 import {
@@ -44,15 +46,6 @@ function snapshot(c: LockedComanda) {
   return { estado: c.estado, eliminada: c.eliminada, total: Number(c.total), version: c.version };
 }
 
-/** A partial change of the table alone: the party moves (audited as `transferir`). */
-export function isTransfer(body: UpdateComandaBody): boolean {
-  return (
-    !body.action &&
-    body.id_mesa !== undefined &&
-    EDITABLE_FIELDS.every((name) => name === 'id_mesa' || body[name] === undefined)
-  );
-}
-
 function pickFields(
   body: Partial<Record<EditableField, unknown>>,
 ): Partial<Record<EditableField, unknown>> {
@@ -71,6 +64,7 @@ export class ComandasService {
   constructor(
     private readonly repository: ComandasRepository,
     private readonly context: TenantContext,
+    private readonly caller: CallerPermissions,
   ) {}
 
   private get timeZone(): string {
@@ -91,7 +85,8 @@ export class ComandasService {
       query.limit ?? LIST_LIMIT_DEFAULT,
       query.offset ?? 0,
     );
-    return { items: rows.map((row) => toSummary(row, this.timeZone)), total };
+    const grants = this.caller.grants;
+    return { items: rows.map((row) => toSummary(row, this.timeZone, grants)), total };
   }
 
   async get(id: number): Promise<ComandaDetail> {
@@ -147,7 +142,7 @@ export class ComandasService {
       return this.transitionTo(id, body.action, expectedVersion, actor, body.motivo ?? null);
 
     // a change of the table alone is a transfer (the party moves), audited as such
-    const action = isTransfer(body) ? 'transferir' : 'editar';
+    const action = updateActionOf(body);
     return this.change(id, action, expectedVersion, async (tx, before) => {
       const after = await this.repository.applyChange(tx, id, { fields });
       const was = Object.fromEntries(changed.map((f) => [f, before[f as EditableField]]));
@@ -470,11 +465,8 @@ export class ComandasService {
   }
 
   private async detail(id: number, db?: Queryable): Promise<ComandaDetail> {
-    const [row, lines] = await Promise.all([
-      this.repository.find(id, db),
-      this.repository.items(id, db),
-    ]);
-    if (!row) throw comandaNotFound(id);
-    return toDetail(row, lines, this.timeZone);
+    const found = await this.repository.detail(id, db);
+    if (!found) throw comandaNotFound(id);
+    return toDetail(found.row, found.lines, this.timeZone, this.caller.grants);
   }
 }

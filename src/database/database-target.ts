@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { pgErrorInfo } from '../common/errors/pg-error.translator';
 import { databaseOf, withDatabase } from './pg-url';
-import { quoteIdent } from './sql';
+import { quoteIdent, type Queryable } from './sql';
 
 /** Where the control database lives; tenant databases default to the same server. */
 export interface DatabaseTarget {
@@ -123,6 +123,45 @@ async function hasPendingMigrations(
   );
   const done = new Set(rows.map((row) => row.name));
   return migrations.some((Migration) => !done.has(new Migration().name ?? Migration.name));
+}
+
+/**
+ * Which of `names` the migrations table of a database lacks (every one when it has no such
+ * table): a database behind the code. One query.
+ */
+export async function missingMigrations(
+  db: Queryable,
+  names: readonly string[],
+): Promise<string[]> {
+  let done: Set<string>;
+  try {
+    const rows = await db.query<{ name: string }[]>(
+      `SELECT name FROM ${quoteIdent(MIGRATIONS_TABLE)}`,
+    );
+    done = new Set(rows.map((row) => row.name));
+  } catch (error) {
+    // 42P01 undefined_table: a database no migration ever ran on
+    if (pgErrorInfo(error)?.code !== '42P01') throw error;
+    done = new Set();
+  }
+  return names.filter((name) => !done.has(name));
+}
+
+let tenantNames: readonly string[] | undefined;
+
+/**
+ * The names of the code's tenant migrations, oldest first (TENANT_MIGRATIONS). Loaded on first
+ * use, not imported: the request path loads the migrations (their SQL) only when it first opens
+ * a tenant database, to check its schema.
+ */
+export function tenantMigrationNames(): readonly string[] {
+  if (!tenantNames) {
+    type TenantMigrations = typeof import('./migrations/tenant');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { TENANT_MIGRATIONS } = require('./migrations/tenant') as TenantMigrations;
+    tenantNames = TENANT_MIGRATIONS.map((Migration) => new Migration().name ?? Migration.name);
+  }
+  return tenantNames;
 }
 
 export { databaseOf };

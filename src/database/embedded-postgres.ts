@@ -206,6 +206,17 @@ export class EmbeddedPostgres {
     return this.connection(credentials, this.options.port);
   }
 
+  /**
+   * The connection of the server of this data directory when a live process of ours runs it
+   * (a running npm start), else undefined. Starts nothing: for a short command that must not
+   * leave a server behind (the TypeORM CLI exits on its own).
+   */
+  async running(): Promise<EmbeddedPostgresConnection | undefined> {
+    const lock = await this.readLock();
+    if (!lock || !isAlive(lock.pid)) return undefined;
+    return this.connection(await this.readCredentials(), lock.port);
+  }
+
   /** Stops the server when this process started it. Safe to call twice. */
   async stop(): Promise<void> {
     if (!this.owned) return;

@@ -61,7 +61,7 @@ import { RemoveUploadInterceptor } from './remove-upload.interceptor';
             `device driver ${skipped.name} skipped: ${describeManifestErrors(skipped.errors)}`,
           );
         }
-        for (const driver of registry.list().filter((d) => !d.importable)) {
+        for (const driver of registry.list().filter((d) => d.problems.length > 0)) {
           logger.warn(
             { driver: driver.name, path: driver.path, problems: driver.problems },
             `device driver ${driver.name} loaded but cannot import: ${describeManifestErrors(driver.problems)}`,

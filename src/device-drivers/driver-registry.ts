@@ -14,13 +14,17 @@ export interface LoadedDriver {
   source: 'builtin' | 'external';
   path: string;
   manifest: DriverManifest;
-  /** It can read records: a tcp driver, or a file / http driver whose record format is usable. */
+  /**
+   * The file import (the upload, `npm run asistencia:import`) takes it: a `file` driver whose
+   * record format is usable. A push (`http`) driver reads what its clocks send and a `tcp` one
+   * its own protocol: neither imports a file, so neither is importable.
+   */
   importable: boolean;
   /** A default format assumed, and why it cannot import (validateDriverManifest). */
   warnings: ManifestError[];
-  /** Why it cannot import; empty when it can. */
+  /** Why it cannot read records (unknown format, bad settings); empty when it can. */
   problems: ManifestError[];
-  /** The record parser of a file or http driver that can import; a tcp driver has none. */
+  /** The record parser of a file or http driver that can read records; a tcp driver has none. */
   parse?: RecordParser;
 }
 
@@ -95,7 +99,7 @@ export class DriverRegistry {
         source,
         path,
         manifest,
-        importable,
+        importable: importable && manifest.transport === 'file',
         warnings,
         problems,
         parse: recordFormat ? createParser(recordFormat) : undefined,

@@ -46,6 +46,12 @@ export class ColumnDto {
 
 export class TableSchema {
   @ApiProperty({ example: 'productos' }) table!: string;
+  @ApiProperty({
+    enum: ['table', 'view'],
+    example: 'table',
+    description: 'A table, or a view (read only: POST /table/:table answers 400 NOT_INSERTABLE)',
+  })
+  kind!: 'table' | 'view';
   @ApiProperty({ type: [ColumnDto] }) columns!: ColumnDto[];
 }
 
@@ -56,7 +62,8 @@ export class OptionItem {
 
 export class InsertedRow {
   @ApiProperty({
-    type: Object,
+    type: 'object',
+    additionalProperties: true,
     example: { id_categoria: 8, nombre: 'Postres', descripcion: null, activo: true },
   })
   inserted!: Record<string, unknown>;

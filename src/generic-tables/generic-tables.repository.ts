@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { quoteIdent, type Queryable } from '../database/sql';
-import { TOTAL_OF_LINES } from '../comandas/comandas.repository';
+import { quoteIdent } from '../database/sql';
+import { TenantContext } from '../tenancy/tenant-context';
 import { TenantRepository } from '../tenancy/tenant-repository';
+import { InsertedRowHooks, type Row } from './inserted-row-hooks';
 import type { ColumnMetadata, TableMetadata } from './table-metadata.service';
 
-export type Row = Record<string, unknown>;
+export type { Row } from './inserted-row-hooks';
 
 /** Wall-clock and other types read as text (node-pg would turn them into local-time Dates). */
 const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
@@ -18,6 +19,13 @@ const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
 export class GenericTablesRepository extends TenantRepository {
   /** The row query of each table's metadata, built once (the metadata is cached per tenant). */
   private readonly rowQueries = new WeakMap<TableMetadata, string>();
+
+  constructor(
+    tenant: TenantContext,
+    private readonly hooks: InsertedRowHooks,
+  ) {
+    super(tenant);
+  }
 
   private selectList(columns: ColumnMetadata[]): string {
     return columns
@@ -57,43 +65,10 @@ export class GenericTablesRepository extends TenantRepository {
         sql,
         values.map((v) => v.value),
       );
-      await this.auditComandaRow(tx, meta.table, rows[0]);
+      // the rules the table's own module keeps (a comanda's audit trail, its total and version)
+      await this.hooks.run(meta.table, rows[0], tx);
       return rows[0];
     });
-  }
-
-  /**
-   * A comanda or a line inserted here is audited like the comanda routes audit theirs, in the
-   * same transaction: a comanda gets its `crear` entry; a line an `agregar_item` entry on its
-   * comanda, whose total and version follow. So the audit trail, the versions and the live
-   * stream (which follows the trail) see every change, whatever route made it.
-   */
-  private async auditComandaRow(tx: Queryable, table: string, row: Row): Promise<void> {
-    if (table === 'comandas') {
-      await tx.query(
-        `INSERT INTO comanda_eventos (id_comanda, accion, despues)
-         SELECT id_comanda, 'crear',
-                jsonb_build_object('estado', estado, 'eliminada', eliminada, 'total', total,
-                                   'version', version, 'id_mesa', id_mesa, 'ruta', 'table')
-           FROM comandas WHERE id_comanda = $1`,
-        [row.id_comanda],
-      );
-    } else if (table === 'deta_comandas') {
-      await tx.query(
-        `WITH changed AS (
-           UPDATE comandas
-              SET total = ${TOTAL_OF_LINES}, version = version + 1
-            WHERE id_comanda = $1
-           RETURNING id_comanda)
-         INSERT INTO comanda_eventos (id_comanda, accion, despues)
-         SELECT changed.id_comanda, 'agregar_item',
-                jsonb_build_object('id_item', d.id_deta_comanda, 'id_producto', d.id_producto,
-                                   'cantidad', d.cantidad, 'precio_unitario', d.precio_unitario,
-                                   'subtotal', d.subtotal, 'nota', d.nota, 'ruta', 'table')
-           FROM changed JOIN deta_comandas d ON d.id_deta_comanda = $2`,
-        [row.id_comanda, row.id_deta_comanda],
-      );
-    }
   }
 
   options(

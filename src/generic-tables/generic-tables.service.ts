@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../common/errors/domain-error';
-import { translatePgError } from '../common/errors/pg-error.translator';
+import { checkViolationOf, translatePgError } from '../common/errors/pg-error.translator';
 import { formatInstant } from '../common/time';
 import { TenantContext } from '../tenancy/tenant-context';
 import {
@@ -102,12 +102,12 @@ export class GenericTablesService {
     return [...ALLOWED_TABLES];
   }
 
-  /** `{table, columns}` as JSON text, written once per table and metadata version. */
+  /** `{table, kind, columns}` as JSON text, written once per table and metadata version. */
   async schemaJson(name: string): Promise<string> {
     const meta = await this.table(name);
     let json = this.schemas.get(meta);
     if (json === undefined) {
-      json = JSON.stringify({ table: meta.table, columns: meta.columns });
+      json = JSON.stringify({ table: meta.table, kind: meta.kind, columns: meta.columns });
       this.schemas.set(meta, json);
     }
     return json;
@@ -239,13 +239,20 @@ export class GenericTablesService {
   /**
    * Database failures of these routes are 400 with their SQLSTATE (the translator's
    * `sqlFailuresAre400`); an unreachable database is 503. Anything else is thrown as it came,
-   * so the exception filter answers 503 or 500 and logs the real cause.
+   * so the exception filter answers 503 or 500 and logs the real cause. A CHECK violation is
+   * given the columns its constraint reads (cached catalog metadata), which PostgreSQL omits.
    */
   private async run<T>(query: () => Promise<T>): Promise<T> {
     try {
       return await query();
     } catch (error) {
-      const translated = translatePgError(error, { sqlFailuresAre400: true });
+      const check = checkViolationOf(error);
+      const checkColumns = check
+        ? await this.metadata
+            .checkColumns(check.table, check.constraint)
+            .catch((): undefined => undefined)
+        : undefined;
+      const translated = translatePgError(error, { sqlFailuresAre400: true, checkColumns });
       throw translated?.status === 400 ? translated : error;
     }
   }

@@ -31,6 +31,8 @@ export interface TableMetadata {
   kind: 'table' | 'view';
   columns: ColumnMetadata[];
   primaryKey: string[];
+  /** Each CHECK constraint of the table and the columns it reads (pg_constraint.conkey). */
+  checks: Map<string, string[]>;
 }
 
 interface ColumnRow {
@@ -82,6 +84,27 @@ const CATALOG_SQL = `
    WHERE c.relname = ANY ($1::text[]) AND c.relkind IN ('r', 'p', 'v')
    ORDER BY c.relname, a.attnum`;
 
+interface CheckRow {
+  table: string;
+  constraint: string;
+  columns: string[];
+}
+
+/**
+ * The CHECK constraints of the allowed tables and the columns each one reads, in column order:
+ * PostgreSQL reports a violation (23514) with its table and constraint but no column, and the
+ * catalog's `conkey` is what the constraint's expression refers to, whatever its text.
+ */
+const CHECKS_SQL = `
+  SELECT c.relname AS table, con.conname AS constraint,
+         array_agg(a.attname::text ORDER BY a.attnum) AS columns
+    FROM pg_constraint con
+    JOIN pg_class c ON c.oid = con.conrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+    JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)
+   WHERE con.contype = 'c' AND c.relname = ANY ($1::text[])
+   GROUP BY c.relname, con.conname`;
+
 /**
  * Table metadata of a tenant, read from the catalog once and cached. The cache key carries the
  * tenant's `migrated_at` (catalog row, itself cached for TENANT_CACHE_TTL_MS), so a
@@ -100,6 +123,11 @@ export class TableMetadataService {
     return (await this.all()).get(table);
   }
 
+  /** The columns a CHECK constraint of an allowed table reads (undefined: not known). */
+  async checkColumns(table: string, constraint: string): Promise<string[] | undefined> {
+    return (await this.all()).get(table)?.checks.get(constraint);
+  }
+
   private all(): Promise<Map<string, TableMetadata>> {
     const tenant = this.context.tenant;
     const key = `${tenant.databaseUrl ?? ''}/${tenant.databaseName}@${tenant.migratedAt?.getTime() ?? 0}`;
@@ -114,7 +142,11 @@ export class TableMetadataService {
   }
 
   private async read(): Promise<Map<string, TableMetadata>> {
-    const rows = await this.context.dataSource.query<ColumnRow[]>(CATALOG_SQL, [ALLOWED_TABLES]);
+    const db = this.context.dataSource;
+    const [rows, checks] = await Promise.all([
+      db.query<ColumnRow[]>(CATALOG_SQL, [ALLOWED_TABLES]),
+      db.query<CheckRow[]>(CHECKS_SQL, [ALLOWED_TABLES]),
+    ]);
     const tables = new Map<string, TableMetadata>();
     for (const row of rows) {
       let meta = tables.get(row.table);
@@ -124,6 +156,7 @@ export class TableMetadataService {
           kind: row.relkind === 'v' ? 'view' : 'table',
           columns: [],
           primaryKey: [],
+          checks: new Map(),
         };
         tables.set(row.table, meta);
       }
@@ -145,6 +178,8 @@ export class TableMetadataService {
       });
       if (row.primary_key) meta.primaryKey.push(row.name);
     }
+    for (const check of checks)
+      tables.get(check.table)?.checks.set(check.constraint, check.columns);
     return tables;
   }
 }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/c
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
+import { RequireActionPermission } from '../auth/resource-actions';
 import { ApiTag } from '../common/decorators';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
@@ -16,6 +17,7 @@ import {
 } from './dto/reserva-input.dto';
 import { ReservaDto } from './dto/reserva-output.dto';
 import { ListReservasQuery } from './dto/list-reservas.query';
+import { RESERVA_ACCIONES } from './reserva-actions';
 import { RESERVA_ERRORS } from './reservas.errors';
 import { ReservasService } from './reservas.service';
 
@@ -29,7 +31,9 @@ const CHANGE_ERRORS = [
 /**
  * The transitions are one route each (`POST /reservas/:id/sentar`, `/cancelar`, `/no-show`)
  * rather than a PUT with an action: each has its own body (a table and a waiter, a required
- * reason, nothing), its own permission and its own errors, which the route then states.
+ * reason, nothing), its own permission and its own errors, which the route then states. The
+ * permission of each is its action's (RESERVA_ACCIONES, reserva-actions.ts: also what the
+ * answers' `acciones` are computed from).
  */
 @ApiTag(
   'reservas',
@@ -120,7 +124,7 @@ export class ReservasController {
   }
 
   @Patch(':id')
-  @RequirePermission('reservas:write')
+  @RequireActionPermission(RESERVA_ACCIONES, 'editar')
   @Versioned({
     summary: 'Partial change of a pendiente reservation',
     description:
@@ -147,7 +151,7 @@ export class ReservasController {
   }
 
   @Post(':id/sentar')
-  @RequirePermission('reservas:seat')
+  @RequireActionPermission(RESERVA_ACCIONES, 'sentar')
   @Versioned({
     summary: 'Seat the party: pendiente → sentada, opening a comanda on the table',
     description:
@@ -173,7 +177,7 @@ export class ReservasController {
   }
 
   @Post(':id/cancelar')
-  @RequirePermission('reservas:write')
+  @RequireActionPermission(RESERVA_ACCIONES, 'cancelar')
   @Versioned({
     summary: 'Cancel: pendiente → cancelada, with a reason',
     type: ReservaDto,
@@ -191,7 +195,7 @@ export class ReservasController {
   }
 
   @Post(':id/no-show')
-  @RequirePermission('reservas:no-show')
+  @RequireActionPermission(RESERVA_ACCIONES, 'no_show')
   @Versioned({
     summary: 'The party did not come: pendiente → no_show',
     type: ReservaDto,

@@ -1,9 +1,14 @@
+import type { Grants } from '../auth/grants';
 import { formatInstant, formatInstantOrNull } from '../common/time';
 import type { ReservaDto } from './dto/reserva-output.dto';
+import { RESERVA_ACCIONES } from './reserva-actions';
 import type { ReservaRow } from './reservas.repository';
 
-/** A reservation row as the API answers it: bigint ids as numbers, instants in the tenant's zone. */
-export function toReserva(row: ReservaRow, timeZone: string): ReservaDto {
+/**
+ * A reservation row as a caller holding `grants` gets it: bigint ids as numbers, instants in
+ * the tenant's zone, and what the caller may do to it now (`acciones`).
+ */
+export function toReserva(row: ReservaRow, timeZone: string, grants: Grants): ReservaDto {
   return {
     id_reserva: Number(row.id_reserva),
     nombre: row.nombre,
@@ -24,5 +29,6 @@ export function toReserva(row: ReservaRow, timeZone: string): ReservaDto {
     id_usuario_estado: row.id_usuario_estado,
     fec_estado: formatInstantOrNull(row.fec_estado, timeZone),
     version: row.version,
+    acciones: RESERVA_ACCIONES.permitted(row.estado, grants),
   };
 }

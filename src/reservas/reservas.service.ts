@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../auth/auth.decorators';
+import { CallerPermissions } from '../auth/caller-permissions';
 import { ComandasService } from '../comandas/comandas.service';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
@@ -48,6 +49,7 @@ export class ReservasService {
     private readonly context: TenantContext,
     private readonly comandas: ComandasService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly caller: CallerPermissions,
   ) {}
 
   private get timeZone(): string {
@@ -64,7 +66,8 @@ export class ReservasService {
       query.limit ?? LIST_LIMIT_DEFAULT,
       query.offset ?? 0,
     );
-    return { items: rows.map((row) => toReserva(row, this.timeZone)), total };
+    const grants = this.caller.grants;
+    return { items: rows.map((row) => toReserva(row, this.timeZone, grants)), total };
   }
 
   get(id: number): Promise<ReservaDto> {
@@ -206,6 +209,6 @@ export class ReservasService {
   private async detail(id: number, db?: Queryable): Promise<ReservaDto> {
     const row = await this.repository.find(id, db);
     if (!row) throw reservaNotFound(id);
-    return toReserva(row, this.timeZone);
+    return toReserva(row, this.timeZone, this.caller.grants);
   }
 }

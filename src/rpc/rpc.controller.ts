@@ -3,6 +3,7 @@ import { RequirePermission } from '../auth/auth.decorators';
 import { ApiTag } from '../common/decorators';
 import { ParseInt4IdPipe } from '../common/http/parse-id.pipe';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
+import { AsistenciaGetDto, ReportAsistenciaDto } from './dto/asistencia.dto';
 import { RpcService } from './rpc.service';
 import { StoreFunctionRoute } from './store-function.decorators';
 
@@ -79,7 +80,12 @@ export class RpcController {
 
   @StoreFunctionRoute('asistencia_get', {
     summary: "A person's raw punches and paired intervals for a range",
+    description:
+      'doc, desde and hasta are required: a missing or malformed one (a date that is not YYYY-MM-DD, ' +
+      'a blank document) is 400 VALIDATION_FAILED naming it.',
     example: { doc: '40000001', desde: '2026-11-01', hasta: '2026-11-30' },
+    validated: ['desde must be a date YYYY-MM-DD'],
+    response: AsistenciaGetDto,
   })
   asistenciaGet(@Body() body: unknown) {
     return this.rpc.asistenciaGet(body);
@@ -115,6 +121,7 @@ export class RpcController {
     summary: 'Attendance report per person',
     description: 'desde/hasta YYYY-MM-DD; otherwise the 30 days before today through today.',
     example: { desde: '2026-11-01', hasta: '2026-11-30' },
+    response: ReportAsistenciaDto,
   })
   reportAsistencia(@Body() body: unknown) {
     return this.rpc.reportAsistencia(body);

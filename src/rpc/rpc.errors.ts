@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { BadRequestError, DomainError } from '../common/errors/domain-error';
 import { pgErrorInfo } from '../common/errors/pg-error.translator';
 
 import type { Diagnostics } from './store-functions';
@@ -37,3 +37,10 @@ export class RpcFailedError extends DomainError {
     });
   }
 }
+
+/**
+ * A required input of an operation that checks its inputs (asistencia_get) is missing or
+ * malformed: 400 VALIDATION_FAILED with one message per field, like the validated routes.
+ */
+export const rpcInputInvalid = (problems: string[]) =>
+  new BadRequestError('Validation failed', 'VALIDATION_FAILED', problems);

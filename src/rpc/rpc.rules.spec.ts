@@ -1,5 +1,6 @@
 import {
   arrayOrEmpty,
+  attendanceQueryInput,
   attendanceRange,
   compraInput,
   materiaInput,
@@ -111,5 +112,47 @@ describe('inputs and results', () => {
     expect(resultOrEmpty({})).toEqual({});
     expect(resultOrEmpty({ a: 1 })).toEqual({ a: 1 });
     expect(resultOrEmpty([])).toEqual([]);
+  });
+});
+
+describe('asistencia_get input', () => {
+  it('takes a document (text, or a whole number as its digits) and two calendar dates', () => {
+    expect(
+      attendanceQueryInput({ doc: ' 40000001 ', desde: '2026-03-01', hasta: '2026-03-31' }),
+    ).toEqual({ doc: ' 40000001 ', desde: '2026-03-01', hasta: '2026-03-31' });
+    expect(
+      attendanceQueryInput({ doc: 40000001, desde: '2026-03-01', hasta: '2026-03-01' }).doc,
+    ).toBe('40000001');
+  });
+
+  it.each([
+    [{ desde: '2026-03-01', hasta: '2026-03-31' }, ['doc is required']],
+    [
+      { doc: '', desde: '2026-03-01', hasta: '2026-03-31' },
+      ['doc must be a document number (a non-empty string)'],
+    ],
+    [
+      { doc: 1.5, desde: '2026-03-01', hasta: '2026-03-31' },
+      ['doc must be a document number (a non-empty string)'],
+    ],
+    [
+      { doc: ['1'], desde: '2026-03-01', hasta: '2026-03-31' },
+      ['doc must be a document number (a non-empty string)'],
+    ],
+    [
+      { doc: '1\n2', desde: '2026-03-01', hasta: '2026-03-31' },
+      ['doc must be a document number (a non-empty string)'],
+    ],
+    [{ doc: '1', desde: '2026-13-01', hasta: '2026-03-31' }, ['desde must be a date YYYY-MM-DD']],
+    [{ doc: '1', desde: '2026-03-01', hasta: '2026-3-31' }, ['hasta must be a date YYYY-MM-DD']],
+    [
+      { doc: '1', desde: '2026-03-01T00:00:00', hasta: null },
+      ['desde must be a date YYYY-MM-DD', 'hasta is required'],
+    ],
+    [[], ['doc is required', 'desde is required', 'hasta is required']],
+  ])('%j is refused: %j', (body, detail) => {
+    expect(() => attendanceQueryInput(body)).toThrow(
+      expect.objectContaining({ status: 400, code: 'VALIDATION_FAILED', detail }),
+    );
   });
 });

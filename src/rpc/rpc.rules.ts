@@ -1,4 +1,5 @@
 import { addDays, currentYearIn, isBusinessDate, todayIn } from '../common/time';
+import { rpcInputInvalid } from './rpc.errors';
 
 /** The input rules of the RPC routes (docs/api-contract.md, RPC routes), in one place. */
 
@@ -56,6 +57,39 @@ export function attendanceRange(
   }
   const today = todayIn(timeZone, now);
   return { desde: addDays(today, -DEFAULT_ATTENDANCE_DAYS), hasta: today };
+}
+
+/**
+ * asistencia_get: `doc` (a document number: a non-empty string, or a whole number sent as its
+ * digits), `desde` and `hasta` (YYYY-MM-DD calendar dates) are required. A missing or malformed
+ * one is a 400 naming it (every such field listed), not a failure of the function.
+ */
+export function attendanceQueryInput(body: unknown): { doc: string; desde: string; hasta: string } {
+  const f = fieldsOf(body);
+  const problems: string[] = [];
+  const missing = (key: string) => f[key] === undefined || f[key] === null;
+  const doc = documentOf(f.doc);
+  if (missing('doc')) problems.push('doc is required');
+  else if (doc === undefined) problems.push('doc must be a document number (a non-empty string)');
+  for (const key of ['desde', 'hasta']) {
+    const value = f[key];
+    if (missing(key)) problems.push(`${key} is required`);
+    else if (typeof value !== 'string' || !isBusinessDate(value))
+      problems.push(`${key} must be a date YYYY-MM-DD`);
+  }
+  if (problems.length > 0 || doc === undefined) throw rpcInputInvalid(problems);
+  return { doc, desde: f.desde as string, hasta: f.hasta as string };
+}
+
+/** A document number as text: a string with a non-blank, storable value, or a whole number. */
+function documentOf(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  }
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  // PostgreSQL text cannot hold NUL; other control characters are no document either
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(value) ? undefined : value;
 }
 
 /** `docs` / `registros`: a non-array is treated as empty. */

@@ -7,6 +7,7 @@ import { RpcRepository } from './rpc.repository';
 import { STORE_FUNCTIONS, type StoreFunction } from './store-functions';
 import {
   arrayOrEmpty,
+  attendanceQueryInput,
   attendanceRange,
   compraInput,
   fieldsOf,
@@ -81,8 +82,8 @@ export class RpcService {
   }
 
   asistenciaGet(body: unknown) {
-    const f = fieldsOf(body);
-    return this.call('asistencia_get', [f.doc, f.desde, f.hasta]);
+    const { doc, desde, hasta } = attendanceQueryInput(body);
+    return this.call('asistencia_get', [doc, desde, hasta]);
   }
 
   asistenciaUpdateRaw(body: unknown) {

@@ -1,6 +1,6 @@
-import { applyDecorators, Get, HttpCode, Post } from '@nestjs/common';
+import { applyDecorators, Get, HttpCode, Post, type Type } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
-import { ApiErrors, rpcFailed } from '../common/http/openapi-errors';
+import { ApiErrors, ERRORS, rpcFailed } from '../common/http/openapi-errors';
 import { STORE_FUNCTIONS, type StoreFunction } from './store-functions';
 
 export interface StoreFunctionRouteOptions {
@@ -14,6 +14,13 @@ export interface StoreFunctionRouteOptions {
   year?: boolean;
   /** An example of the body (POST). */
   example?: Record<string, unknown>;
+  /**
+   * The operation checks its required inputs: 400 VALIDATION_FAILED (one message per field)
+   * with this example of its messages.
+   */
+  validated?: string[];
+  /** The answer's schema, for the operations a client reads; otherwise any JSON object. */
+  response?: Type<unknown>;
 }
 
 /**
@@ -53,10 +60,24 @@ export function StoreFunctionRoute(fn: StoreFunction, options: StoreFunctionRout
             schema: { type: 'object', additionalProperties: true, example: options.example ?? {} },
           }),
         ]),
-    ApiOkResponse({
-      description: 'The store function’s JSON (`{}` when it returns nothing)',
-      schema: { type: 'object', additionalProperties: true },
-    }),
-    ApiErrors(rpcFailed(fn, STORE_FUNCTIONS[fn].diagnostics)),
+    ApiOkResponse(
+      options.response
+        ? { description: 'The store function’s JSON', type: options.response }
+        : {
+            description: 'The store function’s JSON (`{}` when it returns nothing)',
+            schema: { type: 'object', additionalProperties: true },
+          },
+    ),
+    ApiErrors(
+      ...(options.validated
+        ? [
+            {
+              ...ERRORS.VALIDATION_FAILED,
+              body: { ...ERRORS.VALIDATION_FAILED.body, detail: options.validated },
+            },
+          ]
+        : []),
+      rpcFailed(fn, STORE_FUNCTIONS[fn].diagnostics),
+    ),
   );
 }

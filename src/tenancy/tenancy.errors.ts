@@ -1,5 +1,6 @@
 import {
   BadRequestError,
+  DomainError,
   ForbiddenError,
   InternalError,
   NotFoundError,
@@ -29,6 +30,24 @@ export const tenantProvisioning = (slug: string) =>
     'TENANT_PROVISIONING',
     5,
   );
+
+/** The command that brings a tenant's database to the code's schema. */
+export const migrateCommand = (slug: string) => `npm run tenant -- migrate ${slug}`;
+
+/**
+ * The tenant's database lacks migrations of this version of the code (the service was updated,
+ * the tenant not migrated yet): 503 naming the command to run. Logged once per tenant where it
+ * is found (TenantDataSources), not at every request.
+ */
+export const tenantSchemaOutdated = (slug: string) =>
+  new DomainError({
+    status: 503,
+    code: 'TENANT_SCHEMA_OUTDATED',
+    message: `The database of tenant "${slug}" is behind this version of the service: run ${migrateCommand(slug)}`,
+    detail: { command: migrateCommand(slug) },
+    headers: { 'Retry-After': '30' },
+    reported: true,
+  });
 
 /** A tenant-scoped value was read outside a request or job that entered a tenant context. */
 export class TenantContextMissingError extends InternalError {

@@ -76,6 +76,12 @@ export class TenantServerUnreachableError extends Error {
   }
 }
 
+/** Why migrating a tenant failed, in one line: the server's problem, or the error's message. */
+export function migrationFailure(error: unknown): string {
+  if (error instanceof TenantServerUnreachableError) return error.problem;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** What a connection failure says: its message, or that of the first attempt when several failed. */
 function reasonOf(error: unknown): string {
   const info = pgErrorInfo(error);
@@ -195,15 +201,17 @@ export class TenantAdmin {
 
   /**
    * Runs pending tenant migrations on one tenant, and records the time in the catalog so
-   * that running services refresh their cached schema metadata of this tenant.
+   * that running services refresh their cached schema metadata of this tenant and check its
+   * schema again. `markUpToDate: false` records it only when a migration ran (a start-up pass
+   * over every tenant leaves the catalog alone when there was nothing to do).
    */
-  async migrate(slug: string): Promise<string[]> {
+  async migrate(slug: string, { markUpToDate = true } = {}): Promise<string[]> {
     const tenant = await this.get(slug);
     const url = tenantDatabaseUrl(tenant, this.settings.controlUrl);
     const ran = await this.onServer(tenant, url, () =>
       runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs),
     );
-    await this.markMigrated(tenant);
+    if (ran.length > 0 || markUpToDate || !tenant.migratedAt) await this.markMigrated(tenant);
     return ran;
   }
 

@@ -50,18 +50,14 @@ export class TenantContext {
   }
 
   /**
-   * Runs `work` with `tx` as the request's tenant transaction: every repository transaction
-   * opened meanwhile joins it, so the whole of `work` commits or rolls back with it. The
-   * caller owns `tx` (it begins, commits or rolls it back).
+   * Runs `work` with `tx` as the request's tenant transaction: every repository's `db` is `tx`
+   * meanwhile and every repository transaction opened meanwhile joins it, so the whole of
+   * `work` commits or rolls back with it. Only `work` and what it awaits see `tx` (a nested
+   * request context), not other work of the request running at the same time. The caller
+   * owns `tx` (it begins, commits or rolls it back).
    */
-  async withinTransaction<T>(tx: EntityManager, work: () => Promise<T>): Promise<T> {
-    const outer = RequestContext.get(TENANT_KEYS.transaction);
-    RequestContext.set(TENANT_KEYS.transaction, tx);
-    try {
-      return await work();
-    } finally {
-      RequestContext.set<EntityManager | undefined>(TENANT_KEYS.transaction, outer);
-    }
+  withinTransaction<T>(tx: EntityManager, work: () => Promise<T>): Promise<T> {
+    return RequestContext.runWith(TENANT_KEYS.transaction, tx, work);
   }
 
   /** Whether a tenant is set (for code that runs both inside and outside tenant requests). */

@@ -14,11 +14,22 @@ export interface TenantDataSourceOptions {
   connectTimeoutMs: number;
   /** A statement running longer is cancelled by PostgreSQL (SQLSTATE 57014); 0: no limit. */
   statementTimeoutMs: number;
+  /**
+   * Run on a DataSource just opened, before any request uses it: a rejection refuses the
+   * opening (the DataSource is closed, the error goes to the callers, nothing is cached).
+   * Skipped when the target's `schemaStamp` was checked already on this tenant.
+   */
+  checkSchema?: (target: TenantConnectionTarget, dataSource: DataSource) => Promise<void>;
 }
 
 export interface TenantConnectionTarget {
   slug: string;
   url: string;
+  /**
+   * What changes when the tenant's schema may have (the catalog's migrated_at): a DataSource
+   * opened again with a stamp that passed `checkSchema` is not checked again.
+   */
+  schemaStamp?: string;
 }
 
 interface Entry {
@@ -33,6 +44,8 @@ interface Entry {
   lastUsed: number;
   evicted: boolean;
   destroyed: boolean;
+  /** checkSchema refused it: the database answers, it is not "down". */
+  refused?: boolean;
 }
 
 /** What a caller holds while it uses a tenant DataSource. */
@@ -57,6 +70,8 @@ export class TenantDataSourceManager {
   private readonly openFailures = new Set<string>();
   /** The PostgreSQL version of each server (host and port) a DataSource has opened on. */
   private readonly serverVersions = new Map<string, string>();
+  /** The schema stamp each tenant last passed checkSchema with. */
+  private readonly checkedStamps = new Map<string, string>();
 
   constructor(private readonly options: TenantDataSourceOptions) {
     if (options.idleTimeoutMs > 0) {
@@ -108,7 +123,7 @@ export class TenantDataSourceManager {
   private async whenOpen(slug: string, held: Entry): Promise<TenantDataSourceLease> {
     try {
       const dataSource = await held.ready.catch((error: unknown) => {
-        this.openFailures.add(slug);
+        if (!held.refused) this.openFailures.add(slug);
         throw error;
       });
       this.openFailures.delete(slug);
@@ -211,7 +226,7 @@ export class TenantDataSourceManager {
     driver.version ??= this.serverVersions.get(server);
     const entry: Entry = {
       url: target.url,
-      ready: dataSource.initialize(),
+      ready: dataSource.initialize().then((open) => this.checked(target, open, entry)),
       refs: 0,
       lastUsed: Date.now(),
       evicted: false,
@@ -233,6 +248,28 @@ export class TenantDataSourceManager {
     );
     this.enforceCap();
     return entry;
+  }
+
+  /** Runs checkSchema on a DataSource just opened, unless its stamp passed already. */
+  private async checked(
+    target: TenantConnectionTarget,
+    dataSource: DataSource,
+    entry: Entry,
+  ): Promise<DataSource> {
+    const { checkSchema } = this.options;
+    const stamp = target.schemaStamp;
+    if (!checkSchema || (stamp !== undefined && this.checkedStamps.get(target.slug) === stamp)) {
+      return dataSource;
+    }
+    try {
+      await checkSchema(target, dataSource);
+    } catch (error) {
+      entry.refused = true;
+      await dataSource.destroy().catch(() => undefined);
+      throw error;
+    }
+    if (stamp !== undefined) this.checkedStamps.set(target.slug, stamp);
+    return dataSource;
   }
 
   private enforceCap(): void {

@@ -1,42 +1,120 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG, DATABASE_TARGET } from '../common/config/config.tokens';
-import type { DatabaseTarget } from '../database/database-target';
+import type { DomainError } from '../common/errors/domain-error';
+import { AppLogger, type Logger } from '../common/logging/logger';
+import {
+  missingMigrations,
+  tenantMigrationNames,
+  type DatabaseTarget,
+} from '../database/database-target';
 import { directUrl } from '../database/pg-url';
 import type { Tenant } from './entities/tenant.entity';
+import { migrateCommand, tenantSchemaOutdated } from './tenancy.errors';
 import { tenantDatabaseUrl } from './tenant-database-url';
-import { TenantDataSourceManager, type TenantDataSourceLease } from './tenant-datasource.manager';
+import {
+  TenantDataSourceManager,
+  type TenantConnectionTarget,
+  type TenantDataSourceLease,
+} from './tenant-datasource.manager';
+
+/**
+ * A tenant found behind the code is refused without opening its database again until the
+ * catalog says it was migrated (its migrated_at changes), or this long has passed (a migration
+ * run some other way than the tenant CLI).
+ */
+const OUTDATED_RECHECK_MS = 60_000;
+
+interface Outdated {
+  /** The schema stamp it was found outdated with. */
+  stamp: string;
+  recheckAt: number;
+  error: DomainError;
+}
+
+/** What changes when a tenant's schema may have: the catalog's migrated_at. */
+function schemaStampOf(tenant: Tenant): string {
+  return String(tenant.migratedAt?.getTime() ?? 'never');
+}
 
 /**
  * The owner of the tenants' DataSources (one per tenant database, created on first use, bounded
  * in number, see TenantDataSourceManager): the tenant guard and TenantContext.run lease them,
  * health probes them, and they close once the HTTP server has stopped.
+ *
+ * A tenant database opened for the first time (and again after the tenant was migrated) has its
+ * `schema_migrations` compared with the code's tenant migrations, one query: a tenant behind the
+ * code (updated, not migrated yet) is refused with 503 TENANT_SCHEMA_OUTDATED naming
+ * `npm run tenant -- migrate <slug>`, and logged once, rather than failing request by request
+ * on a missing table or function.
  */
 @Injectable()
 export class TenantDataSources implements OnApplicationShutdown {
   private readonly manager: TenantDataSourceManager;
   private readonly directHosts: string | undefined;
+  private readonly logger: Logger;
+  private readonly outdated = new Map<string, Outdated>();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
+    logger: AppLogger,
   ) {
     this.directHosts = config.DIRECT_DATABASE_HOSTS;
+    this.logger = logger.child('TenantDataSources');
     this.manager = new TenantDataSourceManager({
       poolMax: config.TENANT_POOL_MAX,
       maxDataSources: config.TENANT_DATASOURCE_MAX,
       idleTimeoutMs: config.TENANT_IDLE_TIMEOUT_MS,
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+      checkSchema: (target, dataSource) => this.checkSchema(target, dataSource),
     });
   }
 
-  /** The tenant's DataSource, held until the lease is released (at once when it is open). */
+  /**
+   * The tenant's DataSource, held until the lease is released (at once when it is open).
+   * Throws (or rejects with) 503 TENANT_SCHEMA_OUTDATED for a tenant behind the code.
+   */
   acquire(tenant: Tenant): TenantDataSourceLease | Promise<TenantDataSourceLease> {
+    const stamp = schemaStampOf(tenant);
+    const outdated = this.outdated.get(tenant.slug);
+    if (outdated && outdated.stamp === stamp && Date.now() < outdated.recheckAt) {
+      throw outdated.error;
+    }
     return this.manager.acquire({
       slug: tenant.slug,
       url: tenantDatabaseUrl(tenant, this.target.controlUrl),
+      schemaStamp: stamp,
     });
+  }
+
+  /** Refuses a tenant database that lacks some of the code's tenant migrations. */
+  private async checkSchema(target: TenantConnectionTarget, dataSource: DataSource): Promise<void> {
+    const { slug } = target;
+    const missing = await missingMigrations(dataSource, tenantMigrationNames());
+    if (missing.length === 0) {
+      if (this.outdated.delete(slug)) {
+        this.logger.info({ tenant: slug }, `Tenant ${slug} is migrated: its requests are served`);
+      }
+      return;
+    }
+    const error = tenantSchemaOutdated(slug);
+    if (!this.outdated.has(slug)) {
+      this.logger.warn(
+        { tenant: slug, code: error.code, missingMigrations: missing },
+        `Tenant ${slug}: its database lacks ${missing.length} migration(s) of this version ` +
+          `(${missing.join(', ')}): run ${migrateCommand(slug)} (or --all). Until then its ` +
+          `requests are answered 503 ${error.code}`,
+      );
+    }
+    this.outdated.set(slug, {
+      stamp: target.schemaStamp ?? '',
+      recheckAt: Date.now() + OUTDATED_RECHECK_MS,
+      error,
+    });
+    throw error;
   }
 
   /**

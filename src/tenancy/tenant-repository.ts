@@ -8,11 +8,12 @@ import { TenantContext } from './tenant-context';
  * provider: each call reaches the database of the request's tenant through TenantContext, so a
  * repository can never read another tenant's rows.
  *
- * - `this.db`: raw SQL on the tenant database (bound parameters only);
+ * - `this.db`: raw SQL on the tenant database (bound parameters only); inside a transaction,
+ *   that transaction;
  * - `this.repository(Entity)`: a TypeORM repository, for an entity registered with
- *   registerTenantEntities;
- * - `this.transaction(work)`: one transaction; pass its manager (a Queryable too) to the queries
- *   that must see and lock the same rows.
+ *   registerTenantEntities (inside a transaction, on that transaction);
+ * - `this.transaction(work)`: one transaction; its manager (a Queryable too) is handed to
+ *   `work`, and every repository's `db` is that transaction while `work` runs.
  */
 @Injectable()
 export abstract class TenantRepository {
@@ -31,7 +32,10 @@ export abstract class TenantRepository {
    * Runs `work` in one transaction of the tenant database (rolled back if it throws); with
    * `within`, in that caller's transaction instead (another module's change that includes this
    * one commits or rolls back both). Inside a request whose work already runs in a tenant
-   * transaction (TenantContext.withinTransaction: an idempotent write), it joins that one.
+   * transaction (an idempotent write, or an outer `transaction`), it joins that one. Whichever
+   * it is, it is the request's tenant transaction while `work` runs
+   * (TenantContext.withinTransaction): `this.db` of every repository is that transaction, so a
+   * query that does not take `tx` still sees the transaction's rows and rolls back with it.
    */
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T>;
   transaction<T>(
@@ -43,7 +47,13 @@ export abstract class TenantRepository {
     second?: (tx: EntityManager) => Promise<T>,
   ): Promise<T> {
     const work = typeof first === 'function' ? first : second!;
-    const within = (typeof first === 'function' ? undefined : first) ?? this.tenant.transaction;
-    return within ? work(within) : this.tenant.dataSource.transaction(work);
+    const current = this.tenant.transaction;
+    const within = (typeof first === 'function' ? undefined : first) ?? current;
+    if (within === undefined)
+      return this.tenant.dataSource.transaction((tx) =>
+        this.tenant.withinTransaction(tx, () => work(tx)),
+      );
+    if (within === current) return work(within);
+    return this.tenant.withinTransaction(within, () => work(within));
   }
 }

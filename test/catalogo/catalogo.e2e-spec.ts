@@ -20,9 +20,15 @@ interface Mesa {
   abiertas: number;
 }
 
+interface Mozo {
+  id_usuario: number;
+  nombre: string;
+  activo: boolean;
+}
+
 const names = (body: Producto[]) => body.map((p) => p.nombre);
 
-describe('catalogo: the floor’s products and tables', () => {
+describe('catalogo: the floor’s products, tables and waiters', () => {
   let t: TestApp;
   let casa: TenantApi;
 
@@ -199,7 +205,52 @@ describe('catalogo: the floor’s products and tables', () => {
     });
   });
 
-  it('tenant B sees only its own products and tables', async () => {
+  describe('GET /mozos', () => {
+    // casa: Rosa and Luis (seedMenu, no role); a waiter, a former waiter and a cook by role;
+    // Luis is the waiter of a comanda, Rosa of none
+    beforeAll(async () => {
+      await t.dbs.query(
+        t.dbs.tenantUrl('casa'),
+        `INSERT INTO roles (nombre) VALUES ('mozo'), (' Mozo '), ('cocina');
+         INSERT INTO usuarios (documento, nombre, apellido, activo) VALUES
+           ('40000010', 'María del Carmen', 'Villavicencio Arrieta', true),
+           ('40000011', 'Ernesto', 'Antiguo', false),
+           ('40000012', 'Wilmer', 'Condori', true);
+         INSERT INTO usua_roles (id_usuario, id_rol) VALUES (3, 1), (4, 2), (5, 3);`,
+      );
+      await casa.post('/comandas', { id_usuario: MENU.luis }).expect(201);
+    });
+
+    it('lists the waiters by name: the mozo role, or the waiter of a comanda; never a document', async () => {
+      const res = await casa.get('/mozos').expect(200);
+      expect(res.body as Mozo[]).toEqual([
+        { id_usuario: 4, nombre: 'Ernesto Antiguo', activo: false },
+        { id_usuario: MENU.luis, nombre: 'Luis Rojas', activo: true },
+        { id_usuario: 3, nombre: 'María del Carmen Villavicencio Arrieta', activo: true },
+      ]);
+      expect(res.headers['x-total-count']).toBeUndefined();
+    });
+
+    it('filters by activo', async () => {
+      const current = (await casa.get('/mozos?activo=true').expect(200)).body as Mozo[];
+      expect(current.map((m) => m.nombre)).toEqual([
+        'Luis Rojas',
+        'María del Carmen Villavicencio Arrieta',
+      ]);
+      const former = (await casa.get('/mozos?activo=false').expect(200)).body as Mozo[];
+      expect(former.map((m) => m.nombre)).toEqual(['Ernesto Antiguo']);
+    });
+
+    it.each([
+      ['activo=si', 'activo must be true or false'],
+      ['rol=mozo', 'property rol should not exist'],
+    ])('refuses %s: 400 VALIDATION_FAILED', async (query, message) => {
+      const res = await casa.get(`/mozos?${query}`).expect(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', detail: [message] });
+    });
+  });
+
+  it('tenant B sees only its own products, tables and waiters', async () => {
     const otra = tenantApi(t.http, 'otra');
     const productos = await otra.get('/productos').expect(200);
     expect(productos.body).toEqual([
@@ -217,6 +268,7 @@ describe('catalogo: the floor’s products and tables', () => {
     expect((await otra.get('/mesas').expect(200)).body).toEqual([
       { id_mesa: 1, numero: 7, zona: null, capacidad: 4, activo: true, abiertas: 0 },
     ]);
+    expect((await otra.get('/mozos').expect(200)).body).toEqual([]);
   });
 
   it('answers a wrong method with 405 and needs the tenant header', async () => {

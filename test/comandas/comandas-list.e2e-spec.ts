@@ -57,6 +57,8 @@ describe('GET /comandas (list, filters, paging)', () => {
       items: 2,
       eliminada: false,
       version: 1,
+      // AUTH_MODE=off: every action the state allows
+      acciones: ['abrir', 'eliminar'],
     });
   });
 

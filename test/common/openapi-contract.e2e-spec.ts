@@ -312,11 +312,13 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(200, 'post', `/reservas/${ausente}/no-show`);
   await s.call(409, 'post', `/reservas/${ausente}/no-show`);
 
-  // catalogo: the floor's products and tables, read only
+  // catalogo: the floor's products, tables and waiters, read only
   await s.call(200, 'get', '/productos?q=cevi&activo=true&id_categoria=1&limit=5&offset=0');
   await s.call(400, 'get', '/productos?limit=501', { label: 'limit above the maximum' });
   await s.call(200, 'get', '/mesas?activo=true');
   await s.call(400, 'get', '/mesas?activo=si', { label: 'not a boolean' });
+  await s.call(200, 'get', '/mozos?activo=true');
+  await s.call(400, 'get', '/mozos?activo=si', { label: 'not a boolean' });
 
   // generic tables
   await s.call(200, 'get', '/tables');

@@ -47,7 +47,29 @@ interface Summary {
   items: number;
   eliminada: boolean;
   version: number;
+  acciones: string[];
 }
+
+/**
+ * The `acciones` of a comanda in each state, as the suite's caller sees them: it is an admin
+ * (E2E_TOKEN) or, without authentication, holds every permission, so every action the state
+ * allows (docs/comandas.md, "Acciones").
+ */
+const ACCIONES = {
+  abierta: [
+    'cerrar',
+    'editar',
+    'eliminar',
+    'agregar_item',
+    'modificar_item',
+    'quitar_item',
+    'dividir',
+    'unir',
+    'transferir',
+  ],
+  cerrada: ['abrir', 'eliminar'],
+  eliminada: ['restaurar'],
+};
 
 interface Detail extends Summary {
   observacion: string | null;
@@ -89,6 +111,7 @@ function expectSummary(s: Summary): void {
   expect(s.fec_cierre === null || INSTANT.test(s.fec_cierre)).toBe(true);
   // `items` is the deprecated alias of `n_items`, kept one release (docs/comandas.md)
   expect(s.items).toBe(s.n_items);
+  expect(s.acciones).toEqual(ACCIONES[s.eliminada ? 'eliminada' : s.estado]);
 }
 
 /** A detail: the summary, its observacion, fec_eliminacion and lines, total = sum of lines. */

@@ -33,6 +33,7 @@ interface Reserva {
   id_usuario_estado: number | null;
   fec_estado: string | null;
   version: number;
+  acciones: string[];
 }
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/;
@@ -133,6 +134,8 @@ describe('reservas contract (docs/reservas.md), over HTTP', () => {
       id_usuario_estado: null,
       fec_estado: null,
       version: 1,
+      // the suite's caller is an admin, or anyone without authentication: every action
+      acciones: ['editar', 'sentar', 'cancelar', 'no_show'],
     });
 
     const read = await api.get(`/reservas/${r.id_reserva}`);
@@ -216,7 +219,11 @@ describe('reservas contract (docs/reservas.md), over HTTP', () => {
       motivo: 'llamó para cancelar',
     });
     expectStatus(cancelled, 200);
-    expect(cancelled.body).toMatchObject({ estado: 'cancelada', motivo: 'llamó para cancelar' });
+    expect(cancelled.body).toMatchObject({
+      estado: 'cancelada',
+      motivo: 'llamó para cancelar',
+      acciones: [],
+    });
     expectError(
       await api.patch(`/reservas/${r.id_reserva}`, { personas: 3 }),
       409,

@@ -149,13 +149,27 @@ describe('device drivers', () => {
         importable: true,
         warnings: [],
       });
+      // a push clock's driver reads the records the clock sends, not an uploaded file
       expect(res.body[6]).toMatchObject({
         name: 'zkteco-push',
         source: 'builtin',
         manifest: { transport: 'http' },
-        importable: true,
+        importable: false,
         warnings: [],
       });
+    });
+
+    it('lists as importable exactly the drivers the upload takes', async () => {
+      const res = await request(t.http).get('/api/v1/device-drivers').expect(200);
+      const refusals = ['DRIVER_NOT_FILE', 'DRIVER_NOT_IMPORTABLE'];
+      for (const driver of res.body as { name: string; importable: boolean }[]) {
+        const answer = await upload('otro', driver.name, '', 'empty.dat');
+        const refused = answer.status === 400 && refusals.includes(answer.body.code);
+        expect({ driver: driver.name, refused }).toEqual({
+          driver: driver.name,
+          refused: !driver.importable,
+        });
+      }
     });
 
     it('POST /device-drivers/validate lists every violation with its path', async () => {

@@ -94,6 +94,8 @@ describe('generic table routes', () => {
       it('describes every column with its metadata and foreign key', async () => {
         const res = await api.get('/schema/productos').expect(200);
         expect(res.body.table).toBe('productos');
+        expect(res.body.kind).toBe('table');
+        expect(Object.keys(res.body)).toEqual(['table', 'kind', 'columns']);
         expect(res.body.columns.map((c: { name: string }) => c.name)).toEqual([
           'id_producto',
           'nombre',
@@ -138,6 +140,7 @@ describe('generic table routes', () => {
 
       it('describes the view vw_compras and folds the case of names', async () => {
         const view = await api.get('/schema/vw_compras').expect(200);
+        expect(view.body).toMatchObject({ table: 'vw_compras', kind: 'view' });
         expect(view.body.columns.map((c: { name: string }) => c.name)).toContain('razon_social');
         expect((await api.get('/schema/PRODUCTOS').expect(200)).body.table).toBe('productos');
       });
@@ -351,9 +354,21 @@ describe('generic table routes', () => {
           '/table/productos',
           { nombre: 'Gratis', precio: -5 },
           {
-            error: 'CHECK violation: ck_productos_precio',
+            error: 'CHECK violation: ck_productos_precio (precio)',
             detail: expect.stringMatching(/^Failing row contains \(.*Gratis.*\)\.$/),
+            column: 'precio',
             constraint: 'ck_productos_precio',
+          },
+        ],
+        [
+          '23514',
+          '/table/comandas',
+          { estado: 'cerrada' },
+          {
+            error: 'CHECK violation: ck_comandas_cierre (estado, fec_cierre)',
+            detail: expect.stringMatching(/^Failing row contains \(.*cerrada.*\)\.$/),
+            columns: ['estado', 'fec_cierre'],
+            constraint: 'ck_comandas_cierre',
           },
         ],
         [
@@ -462,6 +477,67 @@ describe('generic table routes', () => {
           hora: '08:00:00',
           datos: { device: 'ZK1' },
         });
+      });
+
+      it('audits a comanda and its lines inserted here: total, version and trail follow', async () => {
+        const row = await api.post('/table/comandas', { id_mesa: 2 }).expect(201);
+        const id = row.body.inserted.id_comanda as number;
+        const line = await api
+          .post('/table/deta_comandas', {
+            id_comanda: id,
+            id_producto: 2,
+            cantidad: 2,
+            precio_unitario: 42.5,
+            nota: 'a punto',
+          })
+          .expect(201);
+        const itemId = line.body.inserted.id_deta_comanda as number;
+
+        const detail = await api.get(`/comandas/${id}`).expect(200);
+        expect(detail.headers.etag).toBe('"2"');
+        expect(detail.body).toMatchObject({ total: 85, version: 2, n_items: 1 });
+        const trail = await api.get(`/comandas/${id}/eventos`).expect(200);
+        expect(trail.body.map((e: { accion: string }) => e.accion)).toEqual([
+          'crear',
+          'agregar_item',
+        ]);
+        expect(trail.body[0]).toMatchObject({
+          id_usuario: null,
+          antes: null,
+          despues: {
+            estado: 'abierta',
+            eliminada: false,
+            total: 0,
+            version: 1,
+            id_mesa: 2,
+            ruta: 'table',
+          },
+        });
+        expect(trail.body[1]).toMatchObject({
+          antes: null,
+          despues: {
+            id_item: itemId,
+            id_producto: 2,
+            cantidad: 2,
+            precio_unitario: 42.5,
+            subtotal: 85,
+            nota: 'a punto',
+            ruta: 'table',
+          },
+        });
+
+        // a line that cannot be inserted leaves the comanda and its trail as they were
+        await api
+          .post('/table/deta_comandas', { id_comanda: id, id_producto: 9999, cantidad: 1 })
+          .expect(400);
+        const [after] = await t.dbs.query(
+          db(),
+          `SELECT version, total::float AS total,
+                  (SELECT count(*)::int FROM comanda_eventos WHERE id_comanda = $1) AS eventos
+             FROM comandas WHERE id_comanda = $1`,
+          [id],
+        );
+        expect(after).toEqual({ version: 2, total: 85, eventos: 2 });
       });
     });
 

@@ -140,6 +140,8 @@ describe('reservas', () => {
         id_usuario_estado: null,
         fec_estado: null,
         version: 1,
+        // AUTH_MODE=off: every action a pendiente reservation allows
+        acciones: ['editar', 'sentar', 'cancelar', 'no_show'],
       });
 
       const read = await api.get(`/reservas/${created.id_reserva}`).expect(200);
@@ -477,6 +479,8 @@ describe('reservas', () => {
         id_usuario_estado: null,
         fec_estado: expect.stringMatching(ISO_INSTANT),
         version: 4,
+        // final: nothing more can be done to it
+        acciones: [],
       });
       expect(await count(t, 'casa', 'comandas')).toBe(comandasBefore + 1);
       const [comanda] = await t.dbs.query(
@@ -577,6 +581,7 @@ describe('reservas', () => {
         id_comanda: null,
         fec_estado: expect.stringMatching(ISO_INSTANT),
         version: 2,
+        acciones: [],
       });
       expect(await row(t, 'casa', a.id_reserva)).toMatchObject({
         estado: 'cancelada',
@@ -585,7 +590,12 @@ describe('reservas', () => {
 
       const b = await book({ fecha: day(33), hora: '21:00', id_mesa: 2 });
       const noShow = await api.post(`/reservas/${b.id_reserva}/no-show`).expect(200);
-      expect(noShow.body).toMatchObject({ estado: 'no_show', motivo: null, version: 2 });
+      expect(noShow.body).toMatchObject({
+        estado: 'no_show',
+        motivo: null,
+        version: 2,
+        acciones: [],
+      });
       expect(await row(t, 'casa', b.id_reserva)).toMatchObject({
         estado: 'no_show',
         fec_estado: expect.any(Date),

@@ -292,6 +292,55 @@ describe('business RPC routes', () => {
         ]);
       });
 
+      it('asistencia_get answers 400 naming each malformed field (doc, desde, hasta), never 500', async () => {
+        const cases: [Record<string, unknown>, string[]][] = [
+          [
+            { doc: '40000001', desde: '2026-02-30', hasta: '2026-03-31' },
+            ['desde must be a date YYYY-MM-DD'],
+          ],
+          [
+            { doc: '40000001', desde: '2026-03-01', hasta: '31/03/2026' },
+            ['hasta must be a date YYYY-MM-DD'],
+          ],
+          [{ doc: '40000001', hasta: '2026-03-31' }, ['desde is required']],
+          [
+            { doc: { n: 1 }, desde: 20260301, hasta: null },
+            [
+              'doc must be a document number (a non-empty string)',
+              'desde must be a date YYYY-MM-DD',
+              'hasta is required',
+            ],
+          ],
+          [
+            { doc: '  ', desde: '2026-03-01', hasta: '2026-03-31' },
+            ['doc must be a document number (a non-empty string)'],
+          ],
+          [
+            { doc: '4000\u00000001', desde: '2026-03-01', hasta: '2026-03-31' },
+            ['doc must be a document number (a non-empty string)'],
+          ],
+          [{}, ['doc is required', 'desde is required', 'hasta is required']],
+        ];
+        for (const [body, detail] of cases) {
+          const res = await api.post('/rpc/asistencia_get', body);
+          expect({ body, status: res.status, answer: res.body }).toEqual({
+            body,
+            status: 400,
+            answer: {
+              error: 'Validation failed',
+              code: 'VALIDATION_FAILED',
+              detail,
+              requestId: res.headers['x-request-id'],
+            },
+          });
+        }
+        // a document given as a number is its digits
+        const byNumber = await api
+          .post('/rpc/asistencia_get', { doc: 40000001, desde: '2026-03-01', hasta: '2026-03-31' })
+          .expect(200);
+        expect(byNumber.body.usuario).toMatchObject({ documento: '40000001' });
+      });
+
       it('report_asistencia uses the given range, or the last 30 days when a date is malformed', async () => {
         const given = await api
           .post('/rpc/report_asistencia', { desde: '2026-03-01', hasta: '2026-03-31' })

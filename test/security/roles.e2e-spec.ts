@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { authedApi, seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
 import { MENU, seedMenu } from '../support/fixtures';
+import { SseClient } from '../support/sse-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 type Role = 'admin' | 'cajero' | 'mozo' | 'cocina' | 'sinRol';
@@ -101,6 +102,13 @@ const CASES: RouteCase[] = [
     allowed: READERS,
     status: 200,
     call: (api) => api.get('/mesas'),
+  },
+  {
+    route: 'GET /mozos',
+    permission: 'comandas:read',
+    allowed: READERS,
+    status: 200,
+    call: (api) => api.get('/mozos'),
   },
   {
     route: 'POST /comandas',
@@ -253,12 +261,66 @@ async function footprint(t: TestApp): Promise<unknown> {
   return row;
 }
 
+type Reader = 'admin' | 'cajero' | 'mozo' | 'cocina';
+type ComandaState = 'abierta' | 'cerrada' | 'eliminada';
+
+/**
+ * The `acciones` of a comanda per role and state (docs/comandas.md, "Acciones"): what the state
+ * allows and the role's permissions give, in the fixed order of the actions.
+ */
+const ACCIONES: Record<Reader, Record<ComandaState, string[]>> = {
+  admin: {
+    abierta: [
+      'cerrar',
+      'editar',
+      'eliminar',
+      'agregar_item',
+      'modificar_item',
+      'quitar_item',
+      'dividir',
+      'unir',
+      'transferir',
+    ],
+    cerrada: ['abrir', 'eliminar'],
+    eliminada: ['restaurar'],
+  },
+  cajero: {
+    abierta: ['cerrar', 'dividir', 'unir', 'transferir'],
+    cerrada: ['abrir'],
+    eliminada: [],
+  },
+  mozo: {
+    abierta: [
+      'editar',
+      'agregar_item',
+      'modificar_item',
+      'quitar_item',
+      'dividir',
+      'unir',
+      'transferir',
+    ],
+    cerrada: [],
+    eliminada: [],
+  },
+  cocina: { abierta: [], cerrada: [], eliminada: [] },
+};
+
+/** The `acciones` of a reservation per role: only a pendiente one allows any. */
+const RESERVA_ACCIONES: Record<Reader, string[]> = {
+  admin: ['editar', 'sentar', 'cancelar', 'no_show'],
+  cajero: ['editar', 'cancelar', 'no_show'],
+  mozo: ['editar', 'sentar', 'cancelar'],
+  cocina: [],
+};
+
 describe('roles: the permission matrix on every tenant route (AUTH_MODE=jwt)', () => {
   let t: TestApp;
   const as = (role: Role) => authedApi(t.http, 'alfa', tokenFor('alfa', STAFF[role].id));
 
   beforeAll(async () => {
     t = await startTestApp({ AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET });
+    // the live stream is read over a real socket
+    await t.app.listen(0, '127.0.0.1');
     await t.dbs.createTenant('alfa', { features: { genericTables: true, rpc: true } });
     await seedMenu(t.dbs, 'alfa');
     await seedStaff(t.dbs, 'alfa');
@@ -281,6 +343,166 @@ describe('roles: the permission matrix on every tenant route (AUTH_MODE=jwt)', (
         detail: { permission: c.permission, roles: role === 'sinRol' ? [] : [role] },
       });
       expect(await footprint(t)).toEqual(before);
+    });
+  });
+
+  describe('acciones: what each role may do to a comanda now, per state', () => {
+    const READERS_ONLY: Reader[] = ['admin', 'cajero', 'mozo', 'cocina'];
+
+    /** An abierta, a cerrada and an eliminada comanda, made by the admin. */
+    async function comandas(): Promise<Record<ComandaState, number>> {
+      const admin = as('admin');
+      return {
+        abierta: (await comanda(admin)).id,
+        cerrada: (await comanda(admin, ['cerrar'])).id,
+        eliminada: (await comanda(admin, ['eliminar'])).id,
+      };
+    }
+
+    it.each(READERS_ONLY)('as %s, on the detail and the list', async (role) => {
+      const ids = await comandas();
+      const api = as(role);
+      const open = (await api.get('/comandas?limit=500').expect(200)).body as {
+        id_comanda: number;
+        acciones: string[];
+      }[];
+      const voided = (await api.get('/comandas?eliminada=true&limit=500').expect(200)).body as {
+        id_comanda: number;
+        acciones: string[];
+      }[];
+      const listed = (id: number) =>
+        [...open, ...voided].find((c) => c.id_comanda === id)?.acciones;
+      for (const state of ['abierta', 'cerrada', 'eliminada'] as const) {
+        const detail = await api.get(`/comandas/${ids[state]}`).expect(200);
+        expect({ state, detail: detail.body.acciones, list: listed(ids[state]) }).toEqual({
+          state,
+          detail: ACCIONES[role][state],
+          list: ACCIONES[role][state],
+        });
+      }
+    });
+
+    it('the answers of a change carry the caller’s acciones, split and merge included', async () => {
+      const waiter = as('mozo');
+      const cashier = as('cajero');
+      const target = await comanda(as('admin'));
+      const added = await waiter
+        .post(`/comandas/${target.id}/items`, { id_producto: MENU.chicha.id, cantidad: 1 })
+        .expect(201);
+      expect(added.body.acciones).toEqual(ACCIONES.mozo.abierta);
+      const split = await cashier
+        .post(`/comandas/${target.id}/split`, {
+          lineas: [{ id_item: target.itemId, cantidad: 1 }],
+        })
+        .expect(201);
+      expect([split.body.origen.acciones, split.body.nueva.acciones]).toEqual([
+        ACCIONES.cajero.abierta,
+        ACCIONES.cajero.abierta,
+      ]);
+      const merged = await waiter
+        .post(`/comandas/${target.id}/merge`, { comandas: [split.body.nueva.id_comanda] })
+        .expect(200);
+      expect(merged.body.acciones).toEqual(ACCIONES.mozo.abierta);
+      const closed = await cashier.put(`/comandas/${target.id}`, { action: 'cerrar' }).expect(200);
+      expect(closed.body.acciones).toEqual(ACCIONES.cajero.cerrada);
+    });
+
+    it('on the live stream, each subscriber sees its own, live and replayed', async () => {
+      const admin = as('admin');
+      const subscribe = (role: Reader, headers: Record<string, string> = {}) =>
+        SseClient.open(t.http, '/api/v1/comandas/stream', {
+          'X-Tenant-ID': 'alfa',
+          Authorization: `Bearer ${tokenFor('alfa', STAFF[role].id)}`,
+          ...headers,
+        });
+      const [{ n: before }] = await t.dbs.query<{ n: number }>(
+        t.dbs.tenantUrl('alfa'),
+        'SELECT coalesce(max(id_evento), 0)::int AS n FROM comanda_eventos',
+      );
+      // two waiters' tablets: the same permissions, the same frames
+      const streams = await Promise.all(
+        (['admin', 'cajero', 'mozo', 'mozo', 'cocina'] as const).map(
+          async (role) => [role, await subscribe(role)] as const,
+        ),
+      );
+      try {
+        for (const [, stream] of streams) expect(stream.status).toBe(200);
+        const acciones = (stream: SseClient, id: number) =>
+          stream
+            .comandaEvents<{ id_comanda: number; comanda: { acciones: string[] } }>()
+            .filter((e) => e.id_comanda === id)
+            .map((e) => e.comanda.acciones);
+        // each change is seen by every stream before the next one, so each event's summary is
+        // the comanda in the state that change left
+        const created = await comanda(admin);
+        const steps: [ComandaState, () => Promise<unknown>][] = [
+          ['abierta', async () => undefined],
+          ['cerrada', () => admin.put(`/comandas/${created.id}`, { action: 'cerrar' }).expect(200)],
+          ['eliminada', () => admin.delete(`/comandas/${created.id}`).expect(200)],
+        ];
+        for (const [n, [, step]] of steps.entries()) {
+          await step();
+          for (const [, stream] of streams)
+            await stream.until(() => acciones(stream, created.id).length >= n + 1);
+        }
+        for (const [role, stream] of streams)
+          expect({ role, acciones: acciones(stream, created.id) }).toEqual({
+            role,
+            acciones: [ACCIONES[role].abierta, ACCIONES[role].cerrada, ACCIONES[role].eliminada],
+          });
+
+        // a resumed stream replays the entries with the comanda as it is now (eliminada)
+        for (const role of READERS_ONLY) {
+          const resumed = await subscribe(role, { 'Last-Event-ID': String(before) });
+          try {
+            await resumed.until(() => acciones(resumed, created.id).length >= 3);
+            expect({ role, acciones: acciones(resumed, created.id) }).toEqual({
+              role,
+              acciones: [1, 2, 3].map(() => ACCIONES[role].eliminada),
+            });
+          } finally {
+            resumed.close();
+          }
+        }
+      } finally {
+        for (const [, stream] of streams) stream.close();
+      }
+    });
+
+    it.each(READERS_ONLY)('as %s, on reservations: only a pendiente one has any', async (role) => {
+      const admin = as('admin');
+      const fecha = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+      const book = async (hora: string) =>
+        (await admin.post('/reservas', { nombre: `Mesa de ${role}`, personas: 2, fecha, hora }))
+          .body as { id_reserva: number };
+      const pendiente = await book('12:00');
+      const cancelada = await book('13:00');
+      await admin
+        .post(`/reservas/${cancelada.id_reserva}/cancelar`, { motivo: 'llamó' })
+        .expect(200);
+      const sentada = await book('14:00');
+      await admin.post(`/reservas/${sentada.id_reserva}/sentar`, { id_mesa: 2 }).expect(200);
+      const noShow = await book('15:00');
+      await admin.post(`/reservas/${noShow.id_reserva}/no-show`).expect(200);
+
+      const api = as(role);
+      const list = (await api.get(`/reservas?fecha=${fecha}&limit=500`).expect(200)).body as {
+        id_reserva: number;
+        acciones: string[];
+      }[];
+      for (const [estado, r, expected] of [
+        ['pendiente', pendiente, RESERVA_ACCIONES[role]],
+        ['cancelada', cancelada, []],
+        ['sentada', sentada, []],
+        ['no_show', noShow, []],
+      ] as const) {
+        const detail = await api.get(`/reservas/${r.id_reserva}`).expect(200);
+        expect({
+          estado,
+          detail: detail.body.acciones,
+          list: list.find((x) => x.id_reserva === r.id_reserva)?.acciones,
+        }).toEqual({ estado, detail: expected, list: expected });
+      }
     });
   });
 

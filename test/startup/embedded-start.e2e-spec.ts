@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { isAlive } from '../../src/database/embedded-postgres';
-import { freePort, MAIN_JS, RunningProcess, runNode, TENANT_CLI_JS } from '../support/processes';
+import {
+  freePort,
+  MAIN_JS,
+  ORMCONFIG_JS,
+  RunningProcess,
+  runNode,
+  TENANT_CLI_JS,
+  TYPEORM_CLI_JS,
+} from '../support/processes';
+import { revertNewestTenantMigration } from '../support/test-databases';
 
 /**
  * `npm start` without DATABASE_URL: the embedded PostgreSQL, the demo tenant, a clean stop,
@@ -60,6 +69,16 @@ describe('start with the embedded PostgreSQL', () => {
     const list = await runNode(TENANT_CLI_JS, ['list'], env);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^demo\s+Cevichería Demo\s+active/m);
+    // so does the TypeORM CLI (npm run typeorm), for the control database and a tenant's
+    const show = (extra: Record<string, string> = {}) =>
+      runNode(TYPEORM_CLI_JS, ['-d', ORMCONFIG_JS, 'migration:show'], { ...env, ...extra });
+    const control = await show();
+    expect(control.code).toBe(0);
+    expect(control.stdout).toMatch(/^\[X\] 1 TenantCatalog1764000000000$/m);
+    const demo = await show({ ORM_TARGET: 'tenant', ORM_TENANT: 'demo' });
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/^\[X\] 1 DomainSchema1764000000000$/m);
+    expect(demo.stdout).not.toContain('[ ]');
 
     const postgres = await pidOfPostgres();
     expect(postgres && isAlive(postgres)).toBe(true);
@@ -77,6 +96,26 @@ describe('start with the embedded PostgreSQL', () => {
     expect(service.stdout).not.toContain('Initialising the embedded PostgreSQL');
     await request(base).get('/api/v1/tenant').set('X-Tenant-ID', 'demo').expect(200);
     service.child.kill('SIGINT');
+    expect((await service.exited).code).toBe(0);
+  });
+
+  it('migrates its tenants at start, as a developer expects after updating the code', async () => {
+    const before = new RunningProcess(MAIN_JS, env);
+    await before.waitForOutput('is listening on', 60_000);
+    // the demo's database as it was before the code's newest migration was written
+    const { user, password } = JSON.parse(
+      await readFile(join(workDir, 'pg.credentials.json'), 'utf8'),
+    ) as { user: string; password: string };
+    const demoUrl = `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${env.EMBEDDED_PG_PORT}/comandas_demo`;
+    const newest = await revertNewestTenantMigration(demoUrl);
+    before.child.kill('SIGTERM');
+    expect((await before.exited).code).toBe(0);
+
+    const service = new RunningProcess(MAIN_JS, env);
+    await service.waitForOutput('is listening on', 60_000);
+    expect(service.stdout).toContain(`Tenant demo migrated: ${newest}`);
+    await request(base).get('/api/v1/comandas').set('X-Tenant-ID', 'demo').expect(200);
+    service.child.kill('SIGTERM');
     expect((await service.exited).code).toBe(0);
   });
 

@@ -1,5 +1,8 @@
 import request from 'supertest';
 import type { Server } from 'node:http';
+import { Client } from 'pg';
+import { seedDemoData } from '../../src/database/demo/demo-data';
+import { todayIn } from '../../src/common/time';
 import type { TestDatabases } from './test-databases';
 
 /** Ids of the small menu `seedMenu` writes in a fresh tenant database. */
@@ -27,6 +30,28 @@ export async function seedMenu(dbs: TestDatabases, slug: string): Promise<void> 
        ('40000001', 'Rosa', 'Quispe'), ('40000002', 'Luis', 'Rojas');
      INSERT INTO clientes (nombre, apellido) VALUES ('Ana', 'Torres');`,
   );
+}
+
+/**
+ * The demo restaurant of `npm run tenant -- create <slug> --demo` (a year of comandas, twelve
+ * tables, its staff and menu) in a fresh tenant database, as of today in Lima.
+ */
+export async function seedDemo(dbs: TestDatabases, slug: string): Promise<void> {
+  const client = new Client({ connectionString: dbs.tenantUrl(slug) });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await seedDemoData((sql, params) => client.query(sql, params), {
+      today: todayIn('America/Lima'),
+      timeZone: 'America/Lima',
+    });
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    await client.end();
+  }
 }
 
 /** A client of the /api/v1 routes of one tenant. */

@@ -7,6 +7,9 @@ import { configVariableNames } from '../../src/common/config/app-config';
 export const MAIN_JS = join(__dirname, '..', '..', 'dist', 'main.js');
 export const TENANT_CLI_JS = join(__dirname, '..', '..', 'dist', 'cli', 'tenant.cli.js');
 export const TOKEN_CLI_JS = join(__dirname, '..', '..', 'dist', 'cli', 'token.cli.js');
+/** The TypeORM CLI and the DataSource file it is given (`npm run typeorm`). */
+export const TYPEORM_CLI_JS = require.resolve('typeorm/cli.js');
+export const ORMCONFIG_JS = join(__dirname, '..', '..', 'dist', 'ormconfig.js');
 
 export interface ProcessResult {
   code: number | null;
@@ -19,7 +22,10 @@ export interface ProcessResult {
 export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of configVariableNames()) delete base[name];
-  return { ...base, ...env };
+  // the tests read a process's output as a pipe would: no colours, even where the terminal
+  // libraries turn them on for a CI run (CI=true)
+  delete base.FORCE_COLOR;
+  return { ...base, NO_COLOR: '1', ...env };
 }
 
 export function runNode(

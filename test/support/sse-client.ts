@@ -23,6 +23,7 @@ export class SseClient {
   ended = false;
   private buffer = '';
   private req: ClientRequest | null = null;
+  private res: IncomingMessage | null = null;
   private readonly waiters = new Set<() => void>();
 
   private constructor() {}
@@ -45,6 +46,7 @@ export class SseClient {
         (res) => {
           client.status = res.statusCode ?? 0;
           client.headers = res.headers;
+          client.res = res;
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => client.receive(chunk));
           res.on('end', () => client.finish());
@@ -94,6 +96,18 @@ export class SseClient {
 
   close(): void {
     this.req?.destroy();
+  }
+
+  /**
+   * Stops reading, like a client that hangs: what the server sends waits in the socket (once
+   * the response's own buffer is full, node stops reading the socket), until `resume()`.
+   */
+  pause(): void {
+    this.res?.pause();
+  }
+
+  resume(): void {
+    this.res?.resume();
   }
 
   private receive(chunk: string): void {

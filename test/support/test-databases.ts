@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../../src/common/config/app-config';
-import type { DatabaseTarget } from '../../src/database/database-target';
+import { MIGRATIONS_TABLE, type DatabaseTarget } from '../../src/database/database-target';
+import { TENANT_MIGRATIONS } from '../../src/database/migrations/tenant';
 import { withDatabase } from '../../src/database/pg-url';
 import { quoteIdent } from '../../src/database/sql';
 import type { TenantFeatureOverrides } from '../../src/common/config/features';
@@ -13,6 +15,31 @@ export interface TestTenantOptions {
   status?: TenantStatus;
   features?: TenantFeatureOverrides;
   timeZone?: string;
+}
+
+/** The name of the newest tenant migration of the code. */
+export const NEWEST_TENANT_MIGRATION = new TENANT_MIGRATIONS[TENANT_MIGRATIONS.length - 1]().name!;
+
+/**
+ * Takes the tenant database of `url` back to before the newest tenant migration (its `down`,
+ * then its row out of the history), as it was before the code was updated. Returns its name.
+ */
+export async function revertNewestTenantMigration(url: string): Promise<string> {
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url,
+    migrations: TENANT_MIGRATIONS,
+    migrationsTableName: MIGRATIONS_TABLE,
+    poolSize: 1,
+    logging: false,
+  });
+  await dataSource.initialize();
+  try {
+    await dataSource.undoLastMigration({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+  return NEWEST_TENANT_MIGRATION;
 }
 
 /**
@@ -88,6 +115,15 @@ export class TestDatabases {
       ],
     );
     return database;
+  }
+
+  /**
+   * Takes a tenant's database back to before the newest tenant migration (its `down`, then its
+   * row out of the history): a tenant not migrated since the code was updated. Returns the
+   * migration's name.
+   */
+  revertNewestMigration(slug: string): Promise<string> {
+    return revertNewestTenantMigration(this.tenantUrl(slug));
   }
 
   /** Runs one statement on a database of this file and returns its rows. */

@@ -186,6 +186,35 @@ describe('tenant DataSource cache', () => {
     });
   });
 
+  it('closes a DataSource its schema check refuses, and checks a stamp that passed only once', async () => {
+    const refusal = new Error('behind the code');
+    let refuse = true;
+    const checked: string[] = [];
+    const m = manager({
+      checkSchema: async (target) => {
+        checked.push(`${target.slug}@${target.schemaStamp}`);
+        if (refuse) throw refusal;
+      },
+    });
+    await dbs.createTenant('checked');
+    const stamped = (stamp: string) => ({ ...target('checked'), schemaStamp: stamp });
+    await expect(m.acquire(stamped('a'))).rejects.toBe(refusal);
+    expect(m.size).toBe(0);
+    await eventually(async () => expect(await connectionsOf('checked')).toBe(0));
+    // refused is not down: health does not list it
+    expect(await m.unreachable(1_000)).toEqual([]);
+
+    refuse = false;
+    (await m.acquire(stamped('b'))).release();
+    await m.forget('checked');
+    // opened again with the stamp that passed: not checked again; a new stamp is
+    (await m.acquire(stamped('b'))).release();
+    await m.forget('checked');
+    (await m.acquire(stamped('c'))).release();
+    expect(checked).toEqual(['checked@a', 'checked@b', 'checked@c']);
+    await m.closeAll();
+  });
+
   it('does not cache a failed initialisation', async () => {
     const m = manager();
     await expect(m.acquire(target('late'))).rejects.toMatchObject({ code: '3D000' });

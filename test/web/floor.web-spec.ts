@@ -1,11 +1,13 @@
 import type { Page } from 'playwright-core';
 import { screenshot, WebBrowser } from './support/browser';
+import { expectFitsAtEverySize } from './support/layout';
 import { startServer, type WebServer } from './support/server';
 
 /**
  * The floor and the history in a real browser against the real service: sign in, open a
  * comanda, add lines, see it appear live in a second browser, split it, close it, void one with
- * a reason and find it in the history with its timeline.
+ * a reason and find it in the history with its timeline; each screen fits the tablet and the
+ * office screen.
  */
 describe('the floor and the history', () => {
   let server: WebServer;
@@ -45,14 +47,17 @@ describe('the floor and the history', () => {
     await signIn(other);
     await live(waiter);
     await live(other);
-    await screenshot(waiter, 'floor-empty');
+    const tables = waiter.getByRole('list', { name: 'Mesas' });
+    await tables.getByRole('listitem', { name: 'Mesa 3' }).getByText('Libre').waitFor();
+    expect(await waiter.getByText('0 de 3 mesas ocupadas').isVisible()).toBe(true);
+    await expectFitsAtEverySize(waiter, 'web-floor-empty');
 
     // open a comanda at table 1 and order two ceviches and a chicha
     await waiter.getByRole('button', { name: 'Abrir comanda en mesa 1' }).click();
     const panel = waiter.getByRole('region', { name: /^Comanda \d+/ });
     await panel.waitFor();
     await addProduct(waiter, 'cevi', /Ceviche clásico/);
-    await panel.getByRole('button', { name: 'Una Ceviche clásico más' }).click();
+    await panel.getByRole('button', { name: 'Ceviche clásico: una más' }).click();
     await addProduct(waiter, 'chicha', /Chicha morada/);
     await panel
       .getByTestId('total')
@@ -61,16 +66,17 @@ describe('the floor and the history', () => {
     const ticket = (await panel.getByRole('heading').first().textContent())!.match(/\d+/)![0];
 
     // the other browser sees the ticket and its total appear at table 1, without reloading
-    const otherFloor = other.getByRole('region', { name: 'Sala' });
-    await otherFloor.getByRole('button', { name: new RegExp(`#${ticket}.*84[.,]00`) }).waitFor();
-    await screenshot(other, 'floor-live');
+    const otherTable = other.getByRole('listitem', { name: 'Mesa 1' });
+    await otherTable.getByRole('button', { name: new RegExp(`#${ticket}.*84[.,]00`) }).waitFor();
+    await other.getByText('1 de 3 mesas ocupadas').waitFor();
+    await screenshot(other, 'web-floor-live');
 
     // split one ceviche off to table 2
     await panel.getByRole('button', { name: 'Dividir' }).click();
     const split = waiter.getByRole('dialog', { name: 'Dividir la cuenta' });
     await split.getByLabel('Cantidad de Ceviche clásico a separar').fill('1');
     await split.getByRole('combobox').selectOption({ label: 'Mesa 2' });
-    await screenshot(waiter, 'floor-split');
+    await screenshot(waiter, 'web-floor-split');
     await split.getByRole('button', { name: 'Separar' }).click();
     await waiter
       .getByRole('status')
@@ -80,33 +86,43 @@ describe('the floor and the history', () => {
       .getByTestId('total')
       .filter({ hasText: /46[.,]00/ })
       .waitFor();
-    await other.getByRole('button', { name: /38[.,]00/ }).waitFor();
+    await other
+      .getByRole('listitem', { name: 'Mesa 2' })
+      .getByRole('button', { name: /38[.,]00/ })
+      .waitFor();
+    await expectFitsAtEverySize(waiter, 'web-floor-ticket');
 
-    // close the first one
+    // close the first one: it leaves the floor of both browsers
     await panel.getByRole('button', { name: 'Cerrar', exact: true }).click();
     await panel.getByText('cerrada').first().waitFor();
-    await otherFloor.getByRole('button', { name: new RegExp(`#${ticket}`) }).waitFor({
+    await otherTable.getByRole('button', { name: new RegExp(`#${ticket}`) }).waitFor({
       state: 'detached',
     });
+    await otherTable.getByText('Libre').waitFor();
 
     // void the split one with a reason
-    await waiter.getByRole('button', { name: /38[.,]00/ }).click();
+    await waiter
+      .getByRole('listitem', { name: 'Mesa 2' })
+      .getByRole('button', { name: /38[.,]00/ })
+      .click();
     await panel.getByRole('button', { name: 'Anular' }).click();
     const voidDialog = waiter.getByRole('dialog', { name: 'Anular comanda' });
     await voidDialog.getByLabel('Motivo').fill('cliente se retiró');
     await voidDialog.getByRole('button', { name: 'Anular' }).click();
-    await panel.getByText('eliminada').first().waitFor();
-    await screenshot(waiter, 'floor');
+    await panel.getByText('anulada', { exact: true }).waitFor();
+    // a voided comanda can only be restored, by whom the service lets
+    expect(await panel.getByRole('button').allTextContents()).toEqual(['Restaurar']);
 
     // the history: voided ones, and the timeline with the reason
     await waiter.getByRole('link', { name: 'Historial' }).click();
-    await waiter.getByLabel('Anuladas').check();
+    await waiter.getByLabel('Solo anuladas').check();
     const list = waiter.getByRole('table', { name: 'Comandas' });
+    await list.getByRole('row').filter({ hasText: 'anulada' }).first().waitFor();
     await list.getByRole('button').first().click();
     const timeline = waiter.getByRole('region', { name: 'Historial de la comanda' });
     await timeline.getByText('motivo: cliente se retiró').waitFor();
-    await timeline.getByText(/dividió/).waitFor();
-    await screenshot(waiter, 'history');
+    await timeline.getByText(/dividió la cuenta/).waitFor();
+    await expectFitsAtEverySize(waiter, 'web-history');
 
     browser.expectNoErrors(waiter);
     browser.expectNoErrors(other);
@@ -132,6 +148,10 @@ describe('the floor and the history', () => {
     // the party moves to table 2: the ticket follows it on the floor
     await panel.getByLabel('Cambiar de mesa').selectOption({ label: 'Mesa 2' });
     await panel.getByText(/Mesa 2 ·/).waitFor();
+    await floor
+      .getByRole('listitem', { name: 'Mesa 2' })
+      .getByRole('button', { name: new RegExp(`#${lomo}`) })
+      .waitFor();
 
     // another ticket at table 1 with a chicha, then table 2's joins it
     await page.getByRole('button', { name: 'Abrir comanda en mesa 1' }).click();
@@ -152,7 +172,7 @@ describe('the floor and the history', () => {
     await floor.getByRole('button', { name: new RegExp(`#${lomo}`) }).waitFor({
       state: 'detached',
     });
-    await screenshot(page, 'floor-merged');
+    await screenshot(page, 'web-floor-merged');
     browser.expectNoErrors(page);
   });
 });

@@ -1,4 +1,5 @@
-import { screenshot, WebBrowser } from './support/browser';
+import { WebBrowser } from './support/browser';
+import { expectFitsAtEverySize } from './support/layout';
 import { startServer, type WebServer } from './support/server';
 
 /**
@@ -19,7 +20,7 @@ describe('the back-office page at /', () => {
     await server?.stop();
   });
 
-  it('loads in Spanish with the sign-in form and no console error', async () => {
+  it('loads in Spanish with the sign-in form, fitting both screens, and no console error', async () => {
     const page = await browser.newPage(server.baseUrl);
     const response = await page.goto('/');
     expect(response?.status()).toBe(200);
@@ -32,7 +33,7 @@ describe('the back-office page at /', () => {
     expect(await tenant.getAttribute('name')).toBe('tenant');
     expect(await page.getByRole('button', { name: 'Entrar' }).isVisible()).toBe(true);
 
-    await screenshot(page, 'sign-in');
+    await expectFitsAtEverySize(page, 'web-sign-in');
     browser.expectNoErrors(page);
   });
 });

@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshot, WebBrowser } from './support/browser';
+import { expectFitsAtEverySize } from './support/layout';
 import { startServer, type WebServer } from './support/server';
 
 /**
  * The switchable screens in a real browser: the generic tables (a row inserted from the form
  * built from /schema, a constraint error shown at its field) and attendance (an export
- * uploaded with a driver, its summary, a person's days). Both hidden when the features are off.
+ * uploaded with a driver, its progress and summary, the people of a range and one person's
+ * days). Both readable at the two screen sizes, and hidden when the features are off.
  */
 describe('tables and attendance screens', () => {
   let server: WebServer;
@@ -57,6 +59,7 @@ describe('tables and attendance screens', () => {
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     await form.locator('.field-error').first().waitFor();
     await screenshot(page, 'tables');
+    await expectFitsAtEverySize(page, 'tables');
     // the 400 is the test's own doing: Chromium logs every error answer
     browser.expectNoErrors(page, { allow: [/status of 400/] });
   });
@@ -79,22 +82,38 @@ describe('tables and attendance screens', () => {
     );
     await page.getByLabel('Driver').selectOption('zkteco-attlog');
     await page.getByLabel('Archivo').setInputFiles(file);
+    const upload = page.waitForRequest(
+      (r) => r.url().endsWith('/api/v1/asistencia/import') && r.method() === 'POST',
+    );
     await page.getByRole('button', { name: 'Importar' }).click();
+    // sent by the one client, with the session's tenant header
+    expect((await upload).headers()['x-tenant-id']).toBe(server.tenant);
     await page.getByText(/Resultado: attlog\.dat/).waitFor();
     await page.getByText(/2 marcaciones nuevas de 4 líneas/).waitFor();
     await page.getByText('99999999').first().waitFor();
     await screenshot(page, 'attendance');
 
-    await page.getByLabel('Documento').fill('40000001');
+    // the people with punches in the range, picked by name (no document number to type)
     await page.getByLabel('Desde').fill('2026-03-01');
     await page.getByLabel('Hasta').fill('2026-03-03');
     await page.getByRole('button', { name: 'Consultar' }).click();
+    const rosa = page.getByRole('row', { name: /Quispe, Rosa/ });
+    await rosa.waitFor();
+    expect(await rosa.getByRole('cell').allTextContents()).toEqual([
+      '40000001',
+      '1',
+      '9 h 2 min',
+      '0',
+      'Ver días',
+    ]);
+    await page.getByRole('button', { name: 'Ver días de Quispe, Rosa' }).click();
     await page.getByRole('heading', { name: /Rosa Quispe · 40000001/ }).waitFor();
     await page
       .getByText(/1 día trabajado/)
       .first()
       .waitFor();
     await screenshot(page, 'attendance-days');
+    await expectFitsAtEverySize(page, 'attendance');
     browser.expectNoErrors(page);
   });
 
@@ -109,7 +128,11 @@ describe('tables and attendance screens', () => {
     const page = await browser.newPage(server.baseUrl);
     await signIn(page);
     const nav = page.getByRole('navigation', { name: 'Pantallas' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Sala', 'Historial']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      'Sala',
+      'Reservas',
+      'Historial',
+    ]);
     browser.expectNoErrors(page);
   });
 });

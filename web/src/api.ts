@@ -1,8 +1,30 @@
 /**
- * The page's only way to the service: its public HTTP API (docs/api-contract.md), with the
- * tenant header, the session's token, an Idempotency-Key on every write and If-Match where the
- * caller knows the version. Errors become ApiError with the envelope's message and code.
+ * The page's only way to the service: `openapi-fetch` over the types generated from the
+ * service's OpenAPI document (web/src/api/schema.ts, rebuilt by `npm run build`; `npm run lint`
+ * fails when it is stale). Paths, parameters, bodies and answers are the document's, so a
+ * change of the API that the page does not follow fails the page's type check.
+ *
+ * One middleware adds what every request carries: the tenant header, the session's token and,
+ * on a write, an `Idempotency-Key` when the caller did not pass the one of its button press.
+ * `ok()` turns every refusal into one `ApiError` read from the error envelope.
  */
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './api/schema';
+
+/** The API's shapes, by the names the OpenAPI document gives them. */
+export type Schemas = components['schemas'];
+export type ErrorBody = Schemas['ErrorBody'];
+export type TenantInfo = Schemas['CurrentTenantDto'];
+export type Me = Schemas['MeDto'];
+export type ComandaSummary = Schemas['ComandaSummary'];
+export type ComandaDetail = Schemas['ComandaDetail'];
+export type ComandaItem = Schemas['ComandaItem'];
+export type ComandaEvento = Schemas['ComandaEvento'];
+export type Producto = Schemas['ProductoDto'];
+export type Mesa = Schemas['MesaDto'];
+export type Mozo = Schemas['MozoDto'];
+
+export type ApiClient = Client<paths>;
 
 export interface Session {
   tenant: string;
@@ -10,123 +32,100 @@ export interface Session {
   token: string;
 }
 
-export interface TenantInfo {
-  slug: string;
-  name: string;
-  status: string;
-  timeZone: string;
-  features: { genericTables: boolean; rpc: boolean; reservas: boolean };
-}
-
+/** A refusal of the service (or no answer at all: status 0, code NETWORK), for people. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly detail?: unknown,
-    readonly body?: Record<string, unknown>,
+    readonly body?: Partial<ErrorBody> & Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 
-  /** For people: the envelope's message and its code. */
+  /** The envelope's message and its code. */
   get text(): string {
     return `${this.message} (${this.code})`;
   }
 }
 
-export interface Answer<T> {
-  body: T;
-  status: number;
-  headers: Headers;
-}
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface CallOptions {
-  body?: unknown;
-  /** A multipart body (the attendance upload). */
-  form?: FormData;
-  /** The version the change expects (sent as If-Match). */
-  version?: number;
-  /** Sent on writes; made here when not given (one per user action). */
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-}
-
-const WRITES = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
-
+/** One per user action: a retry of the same press sends the same key. */
 export function newKey(): string {
   return crypto.randomUUID();
 }
 
-export class Api {
-  constructor(
-    readonly session: Session,
-    private readonly base = '/api/v1',
-  ) {}
+/** `If-Match` for the version shown (the ETag the service sent with it). */
+export function ifMatch(version: number): string {
+  return `"${version}"`;
+}
 
-  headers(extra: Record<string, string> = {}): Record<string, string> {
-    const headers: Record<string, string> = { 'X-Tenant-ID': this.session.tenant, ...extra };
-    if (this.session.token) headers.Authorization = `Bearer ${this.session.token}`;
-    return headers;
-  }
+/** The headers every request of this session carries. */
+export function sessionHeaders(session: Session): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Tenant-ID': session.tenant };
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  return headers;
+}
 
-  async call<T>(method: Method, path: string, options: CallOptions = {}): Promise<Answer<T>> {
-    const headers = this.headers();
-    let body: BodyInit | undefined;
-    if (options.form) body = options.form;
-    else if (options.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(options.body);
-    }
-    if (options.version !== undefined) headers['If-Match'] = `"${options.version}"`;
-    if (WRITES.has(method)) headers['Idempotency-Key'] = options.idempotencyKey ?? newKey();
-    let res: Response;
-    try {
-      res = await fetch(`${this.base}${path}`, { method, headers, body, signal: options.signal });
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new ApiError(0, 'NETWORK', 'El servicio no responde: revise la conexión');
-    }
-    const text = await res.text();
-    let parsed: unknown = null;
-    if (text) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    if (!res.ok) {
-      const envelope = (parsed ?? {}) as { error?: string; code?: string; detail?: unknown };
-      throw new ApiError(
-        res.status,
-        envelope.code ?? String(res.status),
-        envelope.error ?? res.statusText,
-        envelope.detail,
-        parsed as Record<string, unknown>,
-      );
-    }
-    return { body: parsed as T, status: res.status, headers: res.headers };
-  }
+/** The typed client of one signed-in session. */
+export function createApi(session: Session, origin = globalThis.location?.origin ?? ''): ApiClient {
+  const client = createClient<paths>({ baseUrl: origin });
+  client.use({
+    onRequest({ request }) {
+      for (const [name, value] of Object.entries(sessionHeaders(session)))
+        request.headers.set(name, value);
+      if (WRITES.has(request.method) && !request.headers.has('Idempotency-Key'))
+        request.headers.set('Idempotency-Key', newKey());
+      return request;
+    },
+  });
+  return client;
+}
 
-  get<T>(path: string, options?: CallOptions) {
-    return this.call<T>('GET', path, options).then((a) => a.body);
+/** The error envelope of a refused request, whatever its body turned out to be. */
+export function errorOf(status: number, statusText: string, body: unknown): ApiError {
+  const envelope = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody> &
+    Record<string, unknown>;
+  return new ApiError(
+    status,
+    typeof envelope.code === 'string' ? envelope.code : String(status),
+    typeof envelope.error === 'string' ? envelope.error : statusText || `HTTP ${status}`,
+    envelope.detail,
+    envelope,
+  );
+}
+
+/** Whether a call ended because its signal aborted it (a screen left, an upload cancelled). */
+export function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+const NETWORK = () => new ApiError(0, 'NETWORK', 'El servicio no responde: revise la conexión');
+
+/** The answer of a call of the client, with its headers, or the ApiError of its refusal. */
+export async function answer<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<{ data: T; response: Response }> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw NETWORK();
   }
-  post<T>(path: string, body?: unknown, options?: CallOptions) {
-    return this.call<T>('POST', path, { ...options, body }).then((a) => a.body);
-  }
-  put<T>(path: string, body?: unknown, options?: CallOptions) {
-    return this.call<T>('PUT', path, { ...options, body }).then((a) => a.body);
-  }
-  patch<T>(path: string, body?: unknown, options?: CallOptions) {
-    return this.call<T>('PATCH', path, { ...options, body }).then((a) => a.body);
-  }
-  delete<T>(path: string, body?: unknown, options?: CallOptions) {
-    return this.call<T>('DELETE', path, { ...options, body }).then((a) => a.body);
-  }
+  const { data, error, response } = result;
+  if (!response.ok) throw errorOf(response.status, response.statusText, error);
+  return { data: data as T, response };
+}
+
+/** The body of a call of the client, or the ApiError of its refusal. */
+export async function ok<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  return (await answer(call)).data;
 }
 
 /** Session storage: the token lives as long as the browser tab, never longer. */

@@ -1,16 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Api, ApiError, loadSession, saveSession, type Session, type TenantInfo } from './api';
+import { ApiError, createApi, loadSession, ok, saveSession, type Session } from './api';
 import { ErrorBanner } from './components';
 import { Floor } from './screens/floor';
 import { History } from './screens/history';
 import { Tables } from './screens/tables';
 import { Attendance } from './screens/attendance';
-import { SessionContext, type Me, type SessionState } from './session';
+import { Reservas } from './screens/reservas';
+import { SessionContext, type SessionState } from './session';
 
-type Screen = 'sala' | 'historial' | 'tablas' | 'asistencia';
+type Screen = 'sala' | 'reservas' | 'historial' | 'tablas' | 'asistencia';
 
 const SCREENS: { id: Screen; label: string }[] = [
   { id: 'sala', label: 'Sala' },
+  { id: 'reservas', label: 'Reservas' },
   { id: 'historial', label: 'Historial' },
   { id: 'tablas', label: 'Tablas' },
   { id: 'asistencia', label: 'Asistencia' },
@@ -23,10 +25,13 @@ function screenOfHash(): Screen {
 }
 
 async function signIn(session: Session): Promise<SessionState> {
-  const api = new Api(session);
-  const [tenant, me] = await Promise.all([api.get<TenantInfo>('/tenant'), api.get<Me>('/me')]);
+  const api = createApi(session);
+  const [tenant, me] = await Promise.all([
+    ok(api.GET('/api/v1/tenant')),
+    ok(api.GET('/api/v1/me')),
+  ]);
   const granted = new Set(me.permissions);
-  return { api, tenant, me, can: (p) => granted.has(p) };
+  return { api, session, tenant, me, can: (p) => granted.has(p) };
 }
 
 export function App() {
@@ -60,8 +65,9 @@ export function App() {
 
   const visible = SCREENS.filter(
     (s) =>
-      (s.id !== 'tablas' || state.tenant.features.genericTables) &&
-      (s.id !== 'asistencia' || state.tenant.features.rpc),
+      (s.id !== 'reservas' || state.tenant.features?.reservas) &&
+      (s.id !== 'tablas' || state.tenant.features?.genericTables) &&
+      (s.id !== 'asistencia' || state.tenant.features?.rpc),
   );
   const current = visible.some((s) => s.id === screen) ? screen : 'sala';
 
@@ -98,6 +104,7 @@ export function App() {
       </header>
       <main>
         {current === 'sala' && <Floor />}
+        {current === 'reservas' && <Reservas />}
         {current === 'historial' && <History />}
         {current === 'tablas' && <Tables />}
         {current === 'asistencia' && <Attendance />}

@@ -1,5 +1,13 @@
-import type { Api } from './api';
-import type { StreamEvent } from './types';
+import type { ApiClient, Schemas } from './api';
+import type { paths } from './api/schema';
+
+/** The `data:` of an `event: comanda`. */
+export type StreamEvent = Schemas['ComandaStreamEvent'];
+
+/** The filters of the stream: its query parameters. */
+export type StreamQuery = NonNullable<
+  paths['/api/v1/comandas/stream']['get']['parameters']['query']
+>;
 
 /** One Server-Sent Events frame. */
 export interface SseFrame {
@@ -57,7 +65,11 @@ export interface LiveHandlers {
  * dropped connection, a server restart or a deploy, nothing is missed (docs/comandas.md, Live
  * updates). Returns a function that stops it.
  */
-export function followComandas(api: Api, handlers: LiveHandlers, query = ''): () => void {
+export function followComandas(
+  api: ApiClient,
+  handlers: LiveHandlers,
+  query: StreamQuery = {},
+): () => void {
   let stopped = false;
   let lastId: string | undefined;
   let controller: AbortController | null = null;
@@ -68,17 +80,17 @@ export function followComandas(api: Api, handlers: LiveHandlers, query = ''): ()
       handlers.onStatus(attempt === 0 ? 'connecting' : 'retrying');
       controller = new AbortController();
       try {
-        const headers = api.headers({ Accept: 'text/event-stream' });
-        if (lastId) headers['Last-Event-ID'] = lastId;
-        const res = await fetch(`/api/v1/comandas/stream${query}`, {
-          headers,
+        const { data: body, response } = await api.GET('/api/v1/comandas/stream', {
+          params: { query, header: lastId ? { 'Last-Event-ID': lastId } : {} },
+          headers: { Accept: 'text/event-stream' },
+          parseAs: 'stream',
           signal: controller.signal,
           cache: 'no-store',
         });
-        if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+        if (!response.ok || !body) throw new Error(`stream answered ${response.status}`);
         handlers.onStatus('live');
         attempt = 0;
-        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        const reader = body.pipeThrough(new TextDecoderStream()).getReader();
         const parser = new SseParser();
         for (;;) {
           const { value, done } = await reader.read();

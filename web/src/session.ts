@@ -1,17 +1,11 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Api, TenantInfo } from './api';
+import type { ApiClient, Me, Session, TenantInfo } from './api';
 
 /** Who is signed in: the API client, the tenant, and what the user may do. */
-export interface Me {
-  id_usuario: number | null;
-  nombre: string | null;
-  roles: string[];
-  permissions: string[];
-}
-
 export interface SessionState {
-  api: Api;
+  api: ApiClient;
+  session: Session;
   tenant: TenantInfo;
   me: Me;
   can(permission: string): boolean;

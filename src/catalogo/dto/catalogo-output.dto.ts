@@ -34,3 +34,16 @@ export class MesaDto {
   })
   abiertas!: number;
 }
+
+/** A waiter, as the floor and the history pick one (no document, e-mail or phone). */
+export class MozoDto {
+  @ApiProperty({ type: 'integer', example: 4 }) id_usuario!: number;
+  @ApiProperty({
+    type: String,
+    example: 'Jorge Luis Rojas Chávez',
+    description: 'Full name, as a comanda’s `mozo` shows it',
+  })
+  nombre!: string;
+  @ApiProperty({ type: Boolean, example: true, description: 'false: former staff' })
+  activo!: boolean;
+}

@@ -1,4 +1,4 @@
-import { COMANDA_ACTIONS } from '../comanda-state';
+import { COMANDA_ACTIONS, type ComandaAction } from '../comanda-state';
 import { ApiProperty } from '@nestjs/swagger';
 
 export class ComandaSummary {
@@ -29,6 +29,19 @@ export class ComandaSummary {
   @ApiProperty({ example: false }) eliminada!: boolean;
   @ApiProperty({ example: 2, description: 'Optimistic-concurrency version (the ETag)' })
   version!: number;
+  @ApiProperty({
+    enum: COMANDA_ACTIONS,
+    isArray: true,
+    example: ['cerrar', 'dividir', 'unir', 'transferir'],
+    description:
+      'What the caller may do to this comanda now: the actions its state allows (abierta, ' +
+      'cerrada, eliminada) that the caller’s roles give the permission of (every action the ' +
+      'state allows with AUTH_MODE=off). Named as the routes and the audit trail name them, in ' +
+      'a fixed order (abrir, cerrar, restaurar, editar, eliminar, agregar_item, modificar_item, ' +
+      'quitar_item, dividir, unir, transferir). A screen shows the buttons listed; a rule ' +
+      'beyond the state can still refuse one (cerrar an empty comanda: 409 COMANDA_EMPTY).',
+  })
+  acciones!: readonly ComandaAction[];
 }
 
 export class ComandaItem {

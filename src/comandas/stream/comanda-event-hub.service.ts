@@ -1,4 +1,6 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { CallerPermissions } from '../../auth/caller-permissions';
+import type { Grants } from '../../auth/grants';
 import type { AppConfig } from '../../common/config/app-config';
 import { APP_CONFIG } from '../../common/config/config.tokens';
 import {
@@ -8,11 +10,10 @@ import {
 import { AppLogger, type Logger } from '../../common/logging/logger';
 import { TenantContext } from '../../tenancy/tenant-context';
 import { TenantDataSources } from '../../tenancy/tenant-datasources.service';
-import { toStreamEvent } from '../comanda.mapper';
 import { ComandasRepository } from '../comandas.repository';
 import type { ComandaEstado } from '../comanda-state';
 import type { SseStream } from './sse-stream';
-import { frameOf, TenantFeed, type FeedEvent, type FeedSubscriber } from './tenant-feed';
+import { feedEvent, frameOf, TenantFeed, type FeedEvent, type FeedSubscriber } from './tenant-feed';
 
 /** What a stream asks for: its filters and where it resumes. */
 export interface StreamRequest {
@@ -25,8 +26,17 @@ export interface StreamRequest {
 /** A resumed stream replays at most this many entries, and none older than RETENTION_MS. */
 export const RETENTION_ENTRIES = 1_000;
 export const RETENTION_MS = 24 * 3_600_000;
-/** A tenant's feed closes this long after its last subscriber left. */
-const FEED_IDLE_MS = 30_000;
+/** A tenant's feed (its LISTEN connection) closes this long after its last subscriber left. */
+export const FEED_IDLE_MS = 30_000;
+
+/** Settings of the live streams a test may shorten (the service runs with the defaults). */
+export interface LiveStreamOptions {
+  /** How long a feed outlives its last subscriber (default FEED_IDLE_MS). */
+  feedIdleMs?: number;
+}
+
+/** Injection token of LiveStreamOptions: optional, provided by tests only. */
+export const LIVE_STREAM_OPTIONS = Symbol('LIVE_STREAM_OPTIONS');
 
 /** Whether an event concerns a stream with these filters: the comanda now, or before it. */
 export function matches(event: FeedEvent, request: StreamRequest): boolean {
@@ -43,8 +53,8 @@ export function matches(event: FeedEvent, request: StreamRequest): boolean {
 
 /**
  * The live streams of this instance (docs/comandas.md, "Live updates"): one TenantFeed (one
- * LISTEN connection) per tenant that has subscribers, shared by them, closed FEED_IDLE_MS after
- * the last one leaves; at most SSE_MAX_CLIENTS streams; every stream ended at shutdown so the
+ * LISTEN connection) per tenant that has subscribers, shared by them, closed FEED_IDLE_MS (30 s)
+ * after the last one leaves; at most SSE_MAX_CLIENTS streams; every stream ended at shutdown so the
  * HTTP server can close and clients reconnect elsewhere.
  */
 @Injectable()
@@ -55,6 +65,7 @@ export class ComandaEventHub implements OnModuleDestroy {
   >();
   private readonly streams = new Set<SseStream>();
   private readonly logger: Logger;
+  private readonly feedIdleMs: number;
   private stopping = false;
 
   constructor(
@@ -62,9 +73,12 @@ export class ComandaEventHub implements OnModuleDestroy {
     private readonly context: TenantContext,
     private readonly dataSources: TenantDataSources,
     private readonly repository: ComandasRepository,
+    private readonly caller: CallerPermissions,
     logger: AppLogger,
+    @Optional() @Inject(LIVE_STREAM_OPTIONS) options?: LiveStreamOptions,
   ) {
     this.logger = logger.child('LiveStream');
+    this.feedIdleMs = options?.feedIdleMs ?? FEED_IDLE_MS;
   }
 
   /** Streams open on this instance. */
@@ -102,10 +116,13 @@ export class ComandaEventHub implements OnModuleDestroy {
    * database that does not answer is a 503 before any header), then `open` sends the headers;
    * the stream joins the feed (events from then on are held back), the replay of what came
    * after `after` is read from the audit trail (or `reset` when that is beyond the retention),
-   * then the held-back events follow without the replayed ones: no gap, no duplicate.
+   * then the held-back events follow without the replayed ones: no gap, no duplicate. Each
+   * event's summary lists what the subscriber may do (`acciones`), from the permissions the
+   * subscriber had when the stream opened.
    */
   async subscribe(stream: SseStream, request: StreamRequest, open: () => void): Promise<void> {
     const tenant = this.context.tenant;
+    const grants = this.caller.grants;
     const url = this.dataSources.sessionUrl(tenant);
     const entry = await this.feed(tenant.slug, tenant.timeZone, url);
     open();
@@ -113,7 +130,7 @@ export class ComandaEventHub implements OnModuleDestroy {
     const sent = new Set<number>();
     const send = (event: FeedEvent) => {
       if (sent.has(event.id) || !matches(event, request)) return;
-      stream.sendFrame(frameOf(event));
+      stream.sendFrame(frameOf(event, grants));
     };
     const subscriber: FeedSubscriber = {
       deliver: (event) => (held ? held.push(event) : send(event)),
@@ -127,7 +144,8 @@ export class ComandaEventHub implements OnModuleDestroy {
     }
 
     try {
-      if (request.after !== undefined) await this.replay(stream, request, request.after, sent);
+      if (request.after !== undefined)
+        await this.replay(stream, request, request.after, sent, grants);
     } catch (error) {
       // the headers are sent: end the stream, the client reconnects with its Last-Event-ID
       this.logger.warn({ tenant: tenant.slug, err: (error as Error).message }, 'replay failed');
@@ -144,6 +162,7 @@ export class ComandaEventHub implements OnModuleDestroy {
     request: StreamRequest,
     after: number,
     sent: Set<number>,
+    grants: Grants,
   ): Promise<void> {
     const backlog = await this.repository.streamBacklog(after);
     const tooOld = backlog.oldest !== null && Date.now() - backlog.oldest.getTime() > RETENTION_MS;
@@ -161,13 +180,9 @@ export class ComandaEventHub implements OnModuleDestroy {
     const timeZone = this.context.tenant.timeZone;
     const rows = await this.repository.streamEventsAfter(after, RETENTION_ENTRIES);
     for (const row of rows) {
-      const event: FeedEvent = {
-        id: Number(row.id_evento),
-        data: toStreamEvent(row, timeZone),
-        antes: row.antes,
-      };
+      const event = feedEvent(row, timeZone);
       sent.add(event.id);
-      if (matches(event, request)) stream.send('comanda', event.data, event.id);
+      if (matches(event, request)) stream.sendFrame(frameOf(event, grants));
     }
   }
 
@@ -232,7 +247,7 @@ export class ComandaEventHub implements OnModuleDestroy {
       if (this.feeds.get(slug) !== entry || entry.feed.size > 0) return;
       this.feeds.delete(slug);
       void entry.feed.close();
-    }, FEED_IDLE_MS);
+    }, this.feedIdleMs);
     entry.idle.unref();
   }
 

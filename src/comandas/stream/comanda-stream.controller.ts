@@ -1,11 +1,19 @@
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { QueryToken, RequirePermission } from '../../auth/auth.decorators';
 import { LongRunning } from '../../common/decorators';
 import { BadRequestError } from '../../common/errors/domain-error';
 import { ApiErrors, ERRORS } from '../../common/http/openapi-errors';
 import { TenantScoped } from '../../tenancy/tenancy.decorators';
+import { ComandaStreamEvent } from '../dto/comanda-output.dto';
 import { ComandaEventHub } from './comanda-event-hub.service';
 import { SseStream } from './sse-stream';
 import { StreamComandasQuery } from './stream-comandas.query';
@@ -33,6 +41,7 @@ function lastEventIdOf(header: string | undefined): number | undefined {
  * never read as a comanda id.
  */
 @ApiTags('comandas')
+@ApiExtraModels(ComandaStreamEvent)
 @TenantScoped()
 @RequirePermission('comandas:read')
 @Controller('comandas')
@@ -46,7 +55,8 @@ export class ComandaStreamController {
     summary: 'Live changes of comandas (Server-Sent Events)',
     description:
       'One `event: comanda` per audit entry, `id:` = the entry id, `data:` = the entry (accion, actor, ' +
-      'time) and the comanda summary; a comment heartbeat every 15 s. Last-Event-ID (or lastEventId) ' +
+      'time) and the comanda summary, whose `acciones` are what the subscriber may do to it now ' +
+      '(as in GET /comandas); a comment heartbeat every 15 s. Last-Event-ID (or lastEventId) ' +
       'replays what came after it, up to 1,000 entries or 24 hours; beyond, `event: reset` (reload ' +
       'the list). 503 TOO_MANY_STREAMS past SSE_MAX_CLIENTS on this instance.',
   })
@@ -58,8 +68,12 @@ export class ComandaStreamController {
   })
   @ApiResponse({
     status: 200,
-    description: 'The stream (text/event-stream), open until the client or the service ends it',
-    content: { 'text/event-stream': { schema: { type: 'string' } } },
+    description:
+      'The stream (text/event-stream), open until the client or the service ends it. The schema ' +
+      'is the one of the `data:` of each `event: comanda` (a ComandaStreamEvent).',
+    // OpenAPI 3.0 has no schema for the items of a stream (3.2's itemSchema): the schema given
+    // is the one of each event's `data:`, as the description says
+    content: { 'text/event-stream': { schema: { $ref: getSchemaPath(ComandaStreamEvent) } } },
   })
   @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.INVALID_LAST_EVENT_ID, ERRORS.TOO_MANY_STREAMS)
   async stream(

@@ -1,7 +1,9 @@
+import { Grants } from '../../auth/grants';
 import { redactQueryToken } from '../../common/logging/request-logging';
 import { directUrl } from '../../database/pg-url';
+import type { StreamEventRow } from '../comandas.repository';
 import { matches } from './comanda-event-hub.service';
-import type { FeedEvent } from './tenant-feed';
+import { feedEvent, frameOf, type FeedEvent } from './tenant-feed';
 
 const event = (comanda: { id_mesa: number | null; estado: string }, antes: object | null) =>
   ({ id: 1, data: { comanda }, antes }) as unknown as FeedEvent;
@@ -17,6 +19,52 @@ describe('stream filters', () => {
     expect(matches(closed, { estado: 'cerrada' })).toBe(true);
     expect(matches(closed, { estado: 'abierta', id_mesa: 2 })).toBe(false);
     expect(matches(event({ id_mesa: null, estado: 'abierta' }, null), {})).toBe(true);
+  });
+});
+
+describe('stream frames', () => {
+  const row = {
+    id_evento: '7',
+    accion: 'cerrar',
+    actor_id: null,
+    actor: null,
+    motivo: null,
+    antes: { estado: 'abierta' },
+    fec_evento: new Date('2026-03-02T18:00:00Z'),
+    id_comanda: '3',
+    numero_ticket: '3',
+    id_mesa: 1,
+    mesa_numero: 1,
+    id_usuario: null,
+    mozo: null,
+    id_cliente: null,
+    cliente: null,
+    estado: 'cerrada',
+    fec_apertura: new Date('2026-03-02T17:00:00Z'),
+    fec_cierre: new Date('2026-03-02T18:00:00Z'),
+    total: '38.00',
+    observacion: null,
+    eliminada: false,
+    fec_eliminacion: null,
+    version: 2,
+    items: 1,
+  } satisfies StreamEventRow;
+  const accionesOf = (frame: string) =>
+    (JSON.parse(frame.split('data: ')[1]) as { comanda: { acciones: string[] } }).comanda.acciones;
+
+  it('serialize an event once per distinct set of permissions, with that set’s acciones', () => {
+    const event = feedEvent(row, 'America/Lima');
+    const waiter = frameOf(event, Grants.ofRoles(['mozo']));
+    expect(frameOf(event, Grants.ofRoles(['Mozo']))).toBe(waiter);
+    const cashier = frameOf(event, Grants.ofRoles(['cajero']));
+    const admin = frameOf(event, Grants.ALL);
+    expect(event.frames.size).toBe(3);
+    expect([accionesOf(waiter), accionesOf(cashier), accionesOf(admin)]).toEqual([
+      [],
+      ['abrir'],
+      ['abrir', 'eliminar'],
+    ]);
+    expect(cashier.startsWith('id: 7\nevent: comanda\ndata: {"id_evento":7,')).toBe(true);
   });
 });
 

@@ -1,8 +1,8 @@
 import { Client, type Notification } from 'pg';
+import type { Grants } from '../../auth/grants';
 import type { Logger } from '../../common/logging/logger';
-import { toStreamEvent } from '../comanda.mapper';
+import { toStreamEvent, withAcciones, type StreamEventFields } from '../comanda.mapper';
 import { streamEventsQuery, type StreamEventRow } from '../comandas.repository';
-import type { ComandaStreamEvent } from '../dto/comanda-output.dto';
 import { sseFrame } from './sse-stream';
 
 /** The channel the audit trail's trigger notifies (tenant migration 1764600000000). */
@@ -11,17 +11,36 @@ export const CHANNEL = 'comanda_eventos';
 /** An event as the feed hands it to its subscribers. */
 export interface FeedEvent {
   id: number;
-  data: ComandaStreamEvent;
+  /** The entry and its comanda's summary, but the summary's `acciones` (each subscriber's). */
+  data: StreamEventFields;
   /** The entry's `antes` (the filters also match what the comanda was before the change). */
   antes: Record<string, unknown> | null;
-  /** The SSE frame, made once for every subscriber (see `frameOf`). */
-  frame?: string;
+  /** The SSE frames made so far, one per distinct permission set among the subscribers. */
+  frames: Map<Grants, string>;
 }
 
-/** The event's frame, serialized once however many streams it goes to. */
-export function frameOf(event: FeedEvent): string {
-  event.frame ??= sseFrame('comanda', event.data, event.id);
-  return event.frame;
+/** The feed's event of an audit entry read with its comanda's summary. */
+export function feedEvent(row: StreamEventRow, timeZone: string): FeedEvent {
+  return {
+    id: Number(row.id_evento),
+    data: toStreamEvent(row, timeZone),
+    antes: row.antes,
+    frames: new Map(),
+  };
+}
+
+/**
+ * The event's frame for a subscriber holding `grants` (its summary's `acciones` are theirs),
+ * serialized once per distinct set of permissions however many streams it goes to: roles are
+ * few, so an event is serialized a handful of times at most, not once per stream.
+ */
+export function frameOf(event: FeedEvent, grants: Grants): string {
+  let frame = event.frames.get(grants);
+  if (frame === undefined) {
+    frame = sseFrame('comanda', withAcciones(event.data, grants), event.id);
+    event.frames.set(grants, frame);
+  }
+  return frame;
 }
 
 export interface FeedSubscriber {
@@ -255,11 +274,7 @@ export class TenantFeed {
     } else {
       return; // already delivered
     }
-    const event: FeedEvent = {
-      id,
-      data: toStreamEvent(row, this.options.timeZone),
-      antes: row.antes,
-    };
+    const event = feedEvent(row, this.options.timeZone);
     for (const subscriber of this.subscribers) subscriber.deliver(event);
   }
 

@@ -28,6 +28,9 @@ describe('loadConfig', () => {
       BODY_LIMIT: '1mb',
       DEFAULT_TIME_ZONE: 'UTC',
       DEMO_TENANT: true,
+      LOG_FORMAT: 'auto',
+      // decided at start: on with the embedded PostgreSQL, off with DATABASE_URL
+      MIGRATE_TENANTS_AT_START: undefined,
     });
   });
 
@@ -40,8 +43,12 @@ describe('loadConfig', () => {
       DEFAULT_TIME_ZONE: 'America/Lima',
       DATABASE_URL: 'postgres://app:secret@db.internal:5432/comandas_control',
       TENANT_POOL_MAX: '',
+      MIGRATE_TENANTS_AT_START: 'false',
+      LOG_FORMAT: 'JSON',
     });
     expect(config.PORT).toBe(8080);
+    expect(config.MIGRATE_TENANTS_AT_START).toBe(false);
+    expect(config.LOG_FORMAT).toBe('json');
     expect(config.FEATURE_RPC).toBe(true);
     expect(config.FEATURE_GENERIC_TABLES).toBe(true);
     expect(config.LOG_LEVEL).toBe('debug');
@@ -64,6 +71,12 @@ describe('loadConfig', () => {
       'LOG_LEVEL',
       'loud',
       'LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    ['LOG_FORMAT', 'yaml', 'LOG_FORMAT must be one of: auto, json, pretty (got "yaml")'],
+    [
+      'MIGRATE_TENANTS_AT_START',
+      'sometimes',
+      'MIGRATE_TENANTS_AT_START must be true or false (also 1 or 0) (got "sometimes")',
     ],
     ['TENANT_POOL_MAX', '0', 'TENANT_POOL_MAX must be an integer from 1 to 100 (got "0")'],
     [

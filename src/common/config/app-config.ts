@@ -75,6 +75,10 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** auto: readable lines on a terminal, JSON lines otherwise (docs/architecture.md, Logs). */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
+
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class AppConfig {
   @EnvEnum(['development', 'production', 'test'])
@@ -120,6 +124,15 @@ export class AppConfig {
   @EnvBool()
   DEMO_TENANT = true;
 
+  /**
+   * Bring every tenant's database to the code's schema at start (what `npm run tenant --
+   * migrate --all` does), under an advisory lock so that instances starting together take turns.
+   * Unset: on with the embedded PostgreSQL (development), off with DATABASE_URL.
+   */
+  @IsOptional()
+  @EnvBool()
+  MIGRATE_TENANTS_AT_START?: boolean = undefined;
+
   @EnvInt(1, 100)
   CONTROL_POOL_MAX = 4;
 
@@ -148,6 +161,13 @@ export class AppConfig {
 
   @EnvEnum(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
+
+  /**
+   * How log lines are written: json (one JSON object a line, for machines), pretty (readable,
+   * for a person), or auto: pretty when the output is a terminal, json otherwise.
+   */
+  @EnvEnum(LOG_FORMATS)
+  LOG_FORMAT: LogFormatSetting = 'auto';
 
   /** Largest accepted request body, e.g. 100kb, 1mb. */
   @IsString({ message: 'a size like 100kb or 1mb' })

@@ -62,6 +62,23 @@ export const RequestContext = {
     store.values.set(key, value);
   },
 
+  /**
+   * Runs `work` with `key` set to `value` for it (and what it awaits) alone: a nested context
+   * that starts as a copy of the active one and shares its log bindings. Other work of the same
+   * request running meanwhile does not see the value, and it is gone when `work` ends. Values
+   * `work` sets stay in the nested context.
+   */
+  runWith<T, V>(key: ContextKey<V>, value: V, work: () => T): T {
+    const store = storage.getStore();
+    if (!store) {
+      const bug = new Error(`No request context is active (setting ${key.description})`);
+      throw new InternalError('REQUEST_CONTEXT_MISSING', bug);
+    }
+    const values = new Map(store.values);
+    values.set(key, value);
+    return storage.run({ values, log: store.log }, work);
+  },
+
   /** The log bindings of the active context (undefined outside any context). */
   logBindings(): LogBindings | undefined {
     return storage.getStore()?.log;

@@ -80,7 +80,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (error.status === 500 || (error.status > 500 && !(exception instanceof DomainError))) {
       // a bug: logged once, with the real error, its cause and stack (the client sees none)
       this.logger.error({ err: exception, status: error.status, code: error.code }, error.message);
-    } else if (error.status >= 500) {
+    } else if (error.status >= 500 && !error.reported) {
       // an expected outage (database down, tenant being provisioned, timeout): no stack
       this.logger.warn({ status: error.status, code: error.code }, error.message);
     } else {

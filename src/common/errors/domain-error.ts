@@ -13,6 +13,11 @@ export interface DomainErrorOptions {
   headers?: Record<string, string>;
   /** The error this one explains (logged, never sent). */
   cause?: unknown;
+  /**
+   * Already logged where it was found, once and not per request (a tenant whose schema is
+   * behind the code): the exception filter logs its answers at debug only.
+   */
+  reported?: boolean;
 }
 
 /**
@@ -26,6 +31,7 @@ export class DomainError extends Error {
   readonly detail?: unknown;
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
+  readonly reported: boolean;
 
   constructor(options: DomainErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -35,6 +41,7 @@ export class DomainError extends Error {
     this.detail = options.detail;
     this.extra = options.extra;
     this.headers = options.headers;
+    this.reported = options.reported ?? false;
   }
 }
 

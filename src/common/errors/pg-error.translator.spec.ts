@@ -1,5 +1,6 @@
 import { DomainError } from './domain-error';
 import {
+  checkViolationOf,
   isConnectionError,
   isServerUnreachable,
   keyColumnsOf,
@@ -106,6 +107,63 @@ describe('translatePgError', () => {
     );
     expect(error).toMatchObject({ message: 'uniqueness violation: uq_x' });
     expect(error?.extra).toEqual({ constraint: 'uq_x' });
+  });
+
+  describe('a CHECK violation (PostgreSQL names its table and constraint, not its column)', () => {
+    const check = pgError('23514', {
+      constraint: 'ck_productos_precio',
+      table: 'productos',
+      detail: 'Failing row contains (…).',
+    });
+
+    it('tells the caller which constraint to look up', () => {
+      expect(checkViolationOf(check)).toEqual({
+        table: 'productos',
+        constraint: 'ck_productos_precio',
+      });
+      expect(checkViolationOf({ driverError: check })).toEqual({
+        table: 'productos',
+        constraint: 'ck_productos_precio',
+      });
+      expect(checkViolationOf(pgError('23505', { constraint: 'uq', table: 't' }))).toBeUndefined();
+      expect(checkViolationOf(pgError('23514', { constraint: 'ck' }))).toBeUndefined();
+      expect(checkViolationOf(new Error('boom'))).toBeUndefined();
+    });
+
+    it('names the one column the constraint reads', () => {
+      const error = translatePgError(check, { checkColumns: ['precio'] });
+      expect(error).toMatchObject({
+        status: 400,
+        code: '23514',
+        message: 'CHECK violation: ck_productos_precio (precio)',
+      });
+      expect(error?.extra).toEqual({ column: 'precio', constraint: 'ck_productos_precio' });
+    });
+
+    it('names the columns of a constraint that reads several, in order', () => {
+      const error = translatePgError(check, { checkColumns: ['estado', 'fec_cierre'] });
+      expect(error?.message).toBe('CHECK violation: ck_productos_precio (estado, fec_cierre)');
+      expect(error?.extra).toEqual({
+        columns: ['estado', 'fec_cierre'],
+        constraint: 'ck_productos_precio',
+      });
+    });
+
+    it('names only the constraint when the columns are not known (or none)', () => {
+      for (const checkColumns of [undefined, []]) {
+        const error = translatePgError(check, { checkColumns });
+        expect(error?.message).toBe('CHECK violation: ck_productos_precio');
+        expect(error?.extra).toEqual({ constraint: 'ck_productos_precio' });
+      }
+    });
+
+    it('ignores checkColumns for the other violations', () => {
+      const error = translatePgError(
+        pgError('23505', { constraint: 'uq_x', detail: 'duplicate' }),
+        { checkColumns: ['nombre'] },
+      );
+      expect(error?.extra).toEqual({ constraint: 'uq_x' });
+    });
   });
 
   it('unwraps TypeORM QueryFailedError.driverError', () => {

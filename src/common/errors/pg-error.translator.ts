@@ -178,17 +178,37 @@ const CONSTRAINT_MESSAGES: Record<string, string> = {
 const KEY_VIOLATIONS = new Set(['23503', '23001', '23505']);
 
 /**
- * A constraint violation: 400 with the SQLSTATE, PostgreSQL's detail, and the fields it
- * concerns at the top level of the body (`column`, or `columns` for a key of several, and
- * `constraint`), also named in the message.
+ * The table and constraint of a CHECK violation (23514), which PostgreSQL reports without the
+ * column: a caller that can read the constraint's columns from the catalog
+ * (`pg_constraint.conkey`) passes them back as `checkColumns`. Undefined for any other error.
  */
-function constraintViolation(code: string, pg: PgErrorInfo): DomainError {
+export function checkViolationOf(
+  error: unknown,
+): { table: string; constraint: string } | undefined {
+  const pg = pgErrorInfo(error);
+  if (!pg || sqlStateOf(pg) !== '23514' || pg.column !== undefined) return undefined;
+  if (pg.table === undefined || pg.constraint === undefined) return undefined;
+  return { table: pg.table, constraint: pg.constraint };
+}
+
+/**
+ * A constraint violation: 400 with the SQLSTATE, PostgreSQL's detail, and the fields it
+ * concerns at the top level of the body (`column`, or `columns` for a key or a CHECK of several,
+ * and `constraint`), also named in the message.
+ */
+function constraintViolation(
+  code: string,
+  pg: PgErrorInfo,
+  checkColumns: readonly string[] | undefined,
+): DomainError {
   const columns =
     pg.column !== undefined
       ? [pg.column]
       : KEY_VIOLATIONS.has(code)
         ? keyColumnsOf(pg.detail)
-        : undefined;
+        : code === '23514' && checkColumns?.length
+          ? [...checkColumns]
+          : undefined;
   const fields: Record<string, unknown> = {};
   if (columns?.length === 1) fields.column = columns[0];
   else if (columns) fields.columns = columns;
@@ -217,6 +237,11 @@ export interface PgTranslationOptions {
    * as code and PostgreSQL's message as detail. An unreachable database stays 503.
    */
   sqlFailuresAre400?: boolean;
+  /**
+   * The columns the violated CHECK constraint reads, for a 23514 (see `checkViolationOf`):
+   * named as `column` (one) or `columns` (several), as PostgreSQL names no column for it.
+   */
+  checkColumns?: readonly string[];
 }
 
 /**
@@ -234,15 +259,19 @@ export function translatePgError(
   const pg = pgErrorInfo(error);
   const code = sqlStateOf(pg);
   if (!pg || !code) return undefined;
-  const translated = translateSqlState(code, pg);
+  const translated = translateSqlState(code, pg, options.checkColumns);
   if (options.sqlFailuresAre400 && translated?.status !== 400) {
     return new BadRequestError('query failed', code, pg.message);
   }
   return translated;
 }
 
-function translateSqlState(code: string, pg: PgErrorInfo): DomainError | undefined {
-  if (CONSTRAINT_MESSAGES[code]) return constraintViolation(code, pg);
+function translateSqlState(
+  code: string,
+  pg: PgErrorInfo,
+  checkColumns: readonly string[] | undefined,
+): DomainError | undefined {
+  if (CONSTRAINT_MESSAGES[code]) return constraintViolation(code, pg, checkColumns);
   switch (code) {
     case '22P02': // invalid_text_representation
     case '22003': // numeric_value_out_of_range

@@ -119,6 +119,7 @@ function sharedErrors(path: string, method: string, op: Operation, config: AppCo
       ERRORS.TENANT_NOT_FOUND,
       ERRORS.TENANT_SUSPENDED,
       ERRORS.TENANT_PROVISIONING,
+      ERRORS.TENANT_SCHEMA_OUTDATED,
       ERRORS.DATABASE_UNAVAILABLE,
     );
     if (op[LONG_RUNNING] !== true) examples.push(ERRORS.REQUEST_TIMEOUT);

@@ -94,6 +94,13 @@ export const ERRORS = {
     'The tenant is still being created (Retry-After)',
     'Tenant "la-mar" is still being provisioned',
   ),
+  TENANT_SCHEMA_OUTDATED: example(
+    503,
+    'TENANT_SCHEMA_OUTDATED',
+    'The tenant’s database is behind this version of the service: the operator migrates it (Retry-After)',
+    'The database of tenant "la-mar" is behind this version of the service: run npm run tenant -- migrate la-mar',
+    { command: 'npm run tenant -- migrate la-mar' },
+  ),
   DATABASE_UNAVAILABLE: example(
     503,
     'DATABASE_UNAVAILABLE',

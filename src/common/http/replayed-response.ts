@@ -2,8 +2,9 @@ import type { Response } from 'express';
 
 /**
  * An answer decided before the handler ran, sent as it is: the stored answer of an idempotent
- * write sent again (src/idempotency). Thrown from an interceptor so that the handler never runs;
- * the exception filter writes it (status, headers, body) instead of an error envelope.
+ * write sent again (src/idempotency). IdempotentWrites throws it from the @Idempotent()
+ * handler's wrapper before the handler's own work runs, so that work never runs again; the
+ * exception filter writes it (status, headers, body) instead of an error envelope.
  */
 export class ReplayedResponse extends Error {
   constructor(

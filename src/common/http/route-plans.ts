@@ -1,5 +1,7 @@
-import type { ExecutionContext } from '@nestjs/common';
-import type { RouteTargets } from './route-table';
+import type { ExecutionContext, Type } from '@nestjs/common';
+
+/** The handler and controller of a route, for reading their metadata. */
+export type RouteTargets = [handler: (...args: unknown[]) => unknown, controller: Type];
 
 /**
  * What a guard or a check needs to know of a route (its feature, permission, body types ...),

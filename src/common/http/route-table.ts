@@ -2,10 +2,7 @@ import { Injectable, RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { RoutePlans } from './route-plans';
-
-/** The handler and controller of a route, for reading their metadata. */
-export type RouteTargets = [handler: (...args: unknown[]) => unknown, controller: Type];
+import { RoutePlans, type RouteTargets } from './route-plans';
 
 export interface RouteEntry {
   /** Upper-case HTTP method. */

@@ -1,20 +1,61 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../config/app-config';
+import type { LogFormatSetting, LogLevel } from '../config/app-config';
 import { RequestContext } from '../context/request-context';
 
 export type { Logger };
 
+/** Where log lines go: stdout, or any stream that says whether it is a terminal. */
+export interface LogOutput {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/** LOG_FORMAT, or with `auto`: pretty on a terminal (a person reads it), JSON otherwise. */
+export function logFormat(setting: LogFormatSetting, output: LogOutput): 'json' | 'pretty' {
+  if (setting !== 'auto') return setting;
+  return output.isTTY === true ? 'pretty' : 'json';
+}
+
 /**
- * The service's logger: pino writing JSON lines. Every line written inside a request (or a CLI
- * job's context) carries the request id, tenant and user of the request context, read by a
- * mixin: no child logger per request, no second AsyncLocalStorage.
+ * The destination of the log lines for `output` (stdout by default): undefined for JSON (pino
+ * writes its lines there itself), or pino-pretty's formatter applied to each line as pino
+ * writes it, in the same call: a synchronous stream, no worker thread (pino's `transport`), so
+ * the last lines before an exit are never lost and a start costs no extra thread.
+ */
+export function logDestination(
+  setting: LogFormatSetting,
+  output: LogOutput = process.stdout,
+): DestinationStream | undefined {
+  if (logFormat(setting, output) === 'json') return undefined;
+  // loaded for pretty output only: a JSON start (a server, a pipe) does not pay for it
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
+  const hasColors = (output as { hasColors?: () => boolean }).hasColors?.() ?? false;
+  const prettify = prettyFactory({
+    colorize: hasColors,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
+  return { write: (line: string) => void output.write(prettify(line)) };
+}
+
+/**
+ * The service's logger: pino writing JSON lines, or readable ones (see logDestination). Every
+ * line written inside a request (or a CLI job's context) carries the request id, tenant and user
+ * of the request context, read by a mixin: no child logger per request, no second
+ * AsyncLocalStorage.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { pid: process.pid },
     mixin: () => RequestContext.logBindings() ?? {},
+    // pino's default merge writes a line's own fields into the mixin's object, here the
+    // request's bindings, so they would reach every later line of the request (an error's
+    // `err` and `code` on its `request completed` line): merge into a new object instead
+    mixinMergeStrategy: (line: object, bindings: object) => ({ ...bindings, ...line }),
   };
   return destination ? pino(options, destination) : pino(options);
 }

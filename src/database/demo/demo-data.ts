@@ -24,7 +24,16 @@ import { seedComandas } from './sections/comandas';
 import { seedCustomersAndTables } from './sections/customers';
 import { seedStaff } from './sections/staff';
 import { seedPurchases, seedSuppliers } from './sections/suppliers';
-import { type DemoSeed, Documentos, Rng, parseToday } from './seed-helpers';
+import {
+  type DemoDataSummary,
+  type DemoQuery,
+  type DemoSeed,
+  Documentos,
+  Rng,
+  parseToday,
+} from './seed-helpers';
+
+export type { DemoDataSummary, DemoQuery, DemoTable } from './seed-helpers';
 
 export interface DemoDataOptions {
   /** YYYY-MM-DD, the provisioning day in the tenant time zone. */
@@ -32,34 +41,6 @@ export interface DemoDataOptions {
   /** IANA time zone of the tenant (e.g. America/Lima). */
   timeZone: string;
 }
-
-export type DemoTable =
-  | 'roles'
-  | 'usuarios'
-  | 'usua_roles'
-  | 'categorias'
-  | 'productos'
-  | 'clientes'
-  | 'mesas'
-  | 'comandas'
-  | 'deta_comandas'
-  | 'comanda_eventos'
-  | 'proveedores'
-  | 'mate_primas'
-  | 'compras'
-  | 'deta_comp_producto'
-  | 'deta_comp_materias'
-  | 'prov_producto'
-  | 'prov_mate_prima'
-  | 'receta_producto'
-  | 'asistencia_detalle'
-  | 'asistencia_intervalo'
-  | 'asistencia_resumen_diario';
-
-/** Rows inserted per table. */
-export type DemoDataSummary = Record<DemoTable, number>;
-
-export type DemoQuery = (sql: string, params?: unknown[]) => Promise<unknown>;
 
 const SEED = 0x0ce71c4e;
 

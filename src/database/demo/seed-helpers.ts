@@ -1,9 +1,36 @@
 /**
  * What the sections of the demo seed share: the one generator, exact decimal and time texts,
- * the SQL of a timestamp in the tenant's zone, and the context every section receives.
+ * the SQL of a timestamp in the tenant's zone, the context every section receives and the
+ * summary they fill (here rather than in demo-data.ts, which imports the sections).
  */
 
-import type { DemoQuery } from './demo-data';
+export type DemoTable =
+  | 'roles'
+  | 'usuarios'
+  | 'usua_roles'
+  | 'categorias'
+  | 'productos'
+  | 'clientes'
+  | 'mesas'
+  | 'comandas'
+  | 'deta_comandas'
+  | 'comanda_eventos'
+  | 'proveedores'
+  | 'mate_primas'
+  | 'compras'
+  | 'deta_comp_producto'
+  | 'deta_comp_materias'
+  | 'prov_producto'
+  | 'prov_mate_prima'
+  | 'receta_producto'
+  | 'asistencia_detalle'
+  | 'asistencia_intervalo'
+  | 'asistencia_resumen_diario';
+
+/** Rows inserted per table. */
+export type DemoDataSummary = Record<DemoTable, number>;
+
+export type DemoQuery = (sql: string, params?: unknown[]) => Promise<unknown>;
 
 /** What every section of the seed receives. */
 export interface DemoSeed {

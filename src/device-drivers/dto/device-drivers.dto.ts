@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 /** The text fields of POST /asistencia/import (multipart/form-data, beside `file`). */
@@ -54,6 +54,8 @@ export class DriverDto {
   source!: 'builtin' | 'external';
 
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
     description: 'The manifest with the driver’s own settings',
     example: {
       vendor: 'ZKTeco',
@@ -68,7 +70,7 @@ export class DriverDto {
   @ApiProperty({
     type: Boolean,
     description:
-      'It can read records: false for a file or http driver whose format is unknown or whose settings are invalid (the import paths refuse it with DRIVER_NOT_IMPORTABLE)',
+      'The file import (POST /asistencia/import, npm run asistencia:import) takes it: a file driver whose record format is usable. false for a push (http) or tcp driver, which imports no file (the upload answers DRIVER_NOT_FILE), and for a driver whose format is unknown or whose settings are invalid (DRIVER_NOT_IMPORTABLE; warnings say why)',
   })
   importable!: boolean;
 
@@ -122,6 +124,6 @@ export class ImportSummaryDto {
   @ApiProperty({ type: [BadLineDto], description: 'First 1000 bad lines' })
   badLines!: BadLineDto[];
 
-  @ApiPropertyOptional({ description: 'Person-work days re-paired' })
+  @ApiProperty({ description: 'Person-work days re-paired' })
   daysRecalculated!: number;
 }

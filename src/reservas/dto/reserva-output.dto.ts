@@ -1,5 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RESERVA_ESTADOS, type ReservaEstado } from '../reservas-state';
+import {
+  RESERVA_ACTIONS,
+  RESERVA_ESTADOS,
+  type ReservaAction,
+  type ReservaEstado,
+} from '../reservas-state';
 
 export class ReservaDto {
   @ApiProperty({ type: 'integer', example: 41 }) id_reserva!: number;
@@ -66,4 +71,15 @@ export class ReservaDto {
     description: 'Optimistic-concurrency version (the ETag)',
   })
   version!: number;
+  @ApiProperty({
+    enum: RESERVA_ACTIONS,
+    isArray: true,
+    example: ['editar', 'sentar', 'cancelar'],
+    description:
+      'What the caller may do to this reservation now: the actions its state allows (only ' +
+      'pendiente allows any) that the caller’s roles give the permission of (every action the ' +
+      'state allows with AUTH_MODE=off), in a fixed order: editar (PATCH), sentar, cancelar, ' +
+      'no_show (POST .../no-show). A screen shows the buttons listed.',
+  })
+  acciones!: readonly ReservaAction[];
 }

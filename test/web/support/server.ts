@@ -1,5 +1,5 @@
 import { TEST_SECRET, seedStaff } from '../../support/auth';
-import { seedMenu } from '../../support/fixtures';
+import { seedDemo, seedMenu } from '../../support/fixtures';
 import { freePort, MAIN_JS, RunningProcess } from '../../support/processes';
 import { TestDatabases, type TestTenantOptions } from '../../support/test-databases';
 import { FEATURES, type TenantFeature } from '../../../src/common/config/features';
@@ -13,6 +13,11 @@ export interface WebServerOptions {
   features?: Partial<Record<TenantFeature, boolean>>;
   /** `AUTH_MODE=jwt` with the suites' secret (tokens: `tokenFor` of test/support/auth.ts). */
   auth?: boolean;
+  /**
+   * `menu` (default): the small menu of `seedMenu`; `demo`: the demo restaurant of `seedDemo`
+   * (a year of comandas, twelve tables, its own staff and roles; not with `auth`).
+   */
+  data?: 'menu' | 'demo';
   /** Any other variable of the service. */
   env?: Record<string, string>;
 }
@@ -32,7 +37,8 @@ export interface WebServer {
  * The service as `npm start` runs it (the built dist/main.js, which serves the built page
  * web/dist at `/`), as its own process on a free port of 127.0.0.1, on databases of this test
  * file cloned from the run's migrated templates: one tenant with the menu of `seedMenu` (and,
- * with `auth`, the staff and roles of `seedStaff`). Nothing is started in the jest process.
+ * with `auth`, the staff and roles of `seedStaff`) or the demo restaurant. Nothing is started
+ * in the jest process.
  */
 export async function startServer(options: WebServerOptions = {}): Promise<WebServer> {
   const tenant = options.tenant ?? 'demo';
@@ -47,8 +53,13 @@ export async function startServer(options: WebServerOptions = {}): Promise<WebSe
   };
   try {
     await dbs.createTenant(tenant, options.tenantOptions);
-    await seedMenu(dbs, tenant);
-    if (options.auth) await seedStaff(dbs, tenant);
+    if (options.data === 'demo') {
+      if (options.auth) throw new Error('the demo restaurant has its own staff: no auth with it');
+      await seedDemo(dbs, tenant);
+    } else {
+      await seedMenu(dbs, tenant);
+      if (options.auth) await seedStaff(dbs, tenant);
+    }
     const port = await freePort();
     const env: Record<string, string> = {
       PORT: String(port),

@@ -1,24 +1,24 @@
+import type { Schemas } from '../api';
+import { addDays } from '../dates';
 import {
   accountsForAll,
-  addDays,
-  dayLabel,
   dayRows,
   driverLabel,
   formatBytes,
   formatMinutes,
   intervalText,
-  isDate,
   MAX_LISTED_DAYS,
-  normalizeAsistencia,
   percent,
+  personName,
   queryProblem,
-  todayIn,
   totals,
   whyNotSelectable,
-  type Driver,
-  type ImportSummary,
-  type ResumenDia,
 } from './attendance-format';
+
+type Driver = Schemas['DriverDto'];
+type ImportSummary = Schemas['ImportSummaryDto'];
+type ResumenDia = Schemas['AsistenciaResumenDiaDto'];
+type Intervalo = Schemas['AsistenciaIntervaloDto'];
 
 const driver = (over: Partial<Driver>): Driver => ({
   name: 'zkteco-attlog',
@@ -35,7 +35,10 @@ describe('drivers', () => {
     expect(whyNotSelectable(driver({ importable: false }))).toBe('no puede importar');
     expect(
       whyNotSelectable(
-        driver({ manifest: { vendor: 'ZKTeco', model: 'push', transport: 'http', version: '1' } }),
+        driver({
+          importable: false,
+          manifest: { vendor: 'ZKTeco', model: 'push', transport: 'http', version: '1' },
+        }),
       ),
     ).toBe('no lee archivos (http)');
   });
@@ -81,33 +84,18 @@ describe('import summary', () => {
   });
 });
 
-describe('dates', () => {
-  it('gives today in the tenant zone', () => {
-    const instant = new Date('2026-06-02T03:00:00Z'); // 22:00 of 1 June in Lima
-    expect(todayIn('America/Lima', instant)).toBe('2026-06-01');
-    expect(todayIn('UTC', instant)).toBe('2026-06-02');
-  });
-
-  it('knows calendar dates and moves across months', () => {
-    expect(isDate('2026-02-28')).toBe(true);
-    expect(isDate('2026-02-30')).toBe(false);
-    expect(isDate('2026-2-3')).toBe(false);
-    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
-    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
-  });
-
-  it('names the weekday', () => {
-    expect(dayLabel('2026-06-01')).toBe('lun 01/06/2026');
-    expect(dayLabel('2026-06-07')).toBe('dom 07/06/2026');
-  });
-
-  it('checks a query before sending it', () => {
-    expect(queryProblem('', '2026-06-01', '2026-06-02')).toBe('Indique el documento de la persona');
-    expect(queryProblem('4000', '', '2026-06-02')).toBe('Indique las fechas desde y hasta');
-    expect(queryProblem('4000', '2026-06-03', '2026-06-02')).toBe(
+describe('queries', () => {
+  it('checks a range before sending it', () => {
+    expect(queryProblem('', '2026-06-02')).toBe('Indique las fechas desde y hasta');
+    expect(queryProblem('2026-06-03', '2026-06-02')).toBe(
       'La fecha desde es posterior a la fecha hasta',
     );
-    expect(queryProblem('4000', '2026-06-01', '2026-06-01')).toBeNull();
+    expect(queryProblem('2026-06-01', '2026-06-01')).toBeNull();
+  });
+
+  it('names a person by surname first, as the staff list is ordered', () => {
+    expect(personName({ nombre: 'Rosa', apellido: 'Quispe' })).toBe('Quispe, Rosa');
+    expect(personName({ nombre: 'Rosa', apellido: null })).toBe('Rosa');
   });
 });
 
@@ -116,7 +104,7 @@ describe('daily summary', () => {
     { fecha_trabajo: '2026-06-01', minutos: 450, intervalos: 1, marcas: 2, incompleto: false },
     { fecha_trabajo: '2026-06-03', minutos: 0, intervalos: 1, marcas: 1, incompleto: true },
   ];
-  const intervalos = [
+  const intervalos: Intervalo[] = [
     {
       id_intervalo: 1,
       fecha_trabajo: '2026-06-01',
@@ -170,20 +158,5 @@ describe('daily summary', () => {
 
   it('adds up the days', () => {
     expect(totals(resumen)).toEqual({ diasTrabajados: 2, minutos: 450, diasIncompletos: 1 });
-  });
-
-  it('reads an empty answer as no data', () => {
-    expect(normalizeAsistencia({})).toEqual({
-      usuario: null,
-      marcas: [],
-      intervalos: [],
-      resumen: [],
-    });
-    expect(normalizeAsistencia(null)).toEqual({
-      usuario: null,
-      marcas: [],
-      intervalos: [],
-      resumen: [],
-    });
   });
 });

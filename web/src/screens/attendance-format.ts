@@ -1,91 +1,26 @@
 /**
  * The rules of the Asistencia screen, without DOM (unit tested in attendance-format.spec.ts):
- * which drivers can import a file, the tenant's today, the days of a range with their summary
- * (POST /rpc/asistencia_get, docs/rpc.md) and how minutes and intervals read.
+ * which drivers can import a file, the days of a range with their summary
+ * (POST /rpc/asistencia_get, docs/rpc.md) and how minutes and intervals read. The shapes are the
+ * API's, generated from its OpenAPI document.
  */
+import type { Schemas } from '../api';
+import { addDays, daysBetween, isDate } from '../dates';
 
-/** An entry of `GET /device-drivers` (docs/device-drivers.md). */
-export interface Driver {
-  name: string;
-  source: 'builtin' | 'external';
-  manifest: Record<string, unknown>;
-  importable: boolean;
-  warnings: { path: string; message: string }[];
-}
-
-/** The answer of `POST /asistencia/import`. */
-export interface ImportSummary {
-  driver: string;
-  origen: string;
-  read: number;
-  punches: number;
-  inserted: number;
-  duplicates: number;
-  unknownDocuments: string[];
-  unknownDocumentPunches: number;
-  badLineCount: number;
-  badLines: { line: number; reason: string }[];
-  daysRecalculated: number;
-}
-
-export interface Marca {
-  id_raw: number;
-  fecha: string;
-  hora: string;
-  modo: 'entrada' | 'salida' | null;
-  origen: string | null;
-  datos: Record<string, unknown> | null;
-  fecha_trabajo: string;
-}
-
-export interface Intervalo {
-  id_intervalo: number;
-  fecha_trabajo: string;
-  entrada: string;
-  salida: string | null;
-  minutos: number | null;
-}
-
-export interface ResumenDia {
-  fecha_trabajo: string;
-  minutos: number;
-  intervalos: number;
-  marcas: number;
-  incompleto: boolean;
-}
-
-/** The answer of `POST /rpc/asistencia_get`; `{}` is read as an empty one. */
-export interface AsistenciaGet {
-  usuario: {
-    id_usuario: number;
-    documento: string;
-    nombre: string;
-    apellido: string | null;
-  } | null;
-  marcas: Marca[];
-  intervalos: Intervalo[];
-  resumen: ResumenDia[];
-}
-
-export function normalizeAsistencia(
-  answer: Partial<AsistenciaGet> | null | undefined,
-): AsistenciaGet {
-  return {
-    usuario: answer?.usuario ?? null,
-    marcas: Array.isArray(answer?.marcas) ? answer.marcas : [],
-    intervalos: Array.isArray(answer?.intervalos) ? answer.intervalos : [],
-    resumen: Array.isArray(answer?.resumen) ? answer.resumen : [],
-  };
-}
+type Driver = Schemas['DriverDto'];
+type ImportSummary = Schemas['ImportSummaryDto'];
+type Intervalo = Schemas['AsistenciaIntervaloDto'];
+type ResumenDia = Schemas['AsistenciaResumenDiaDto'];
 
 /**
  * Why a driver cannot take an upload, or null when it can: the upload accepts importable `file`
  * drivers only (400 DRIVER_NOT_FILE for push and tcp drivers, DRIVER_NOT_IMPORTABLE otherwise).
  */
 export function whyNotSelectable(driver: Driver): string | null {
-  if (!driver.importable) return 'no puede importar';
+  // the transport first: it says why a push or pull driver is not importable
   if (driver.manifest.transport !== 'file')
     return `no lee archivos (${String(driver.manifest.transport)})`;
+  if (!driver.importable) return 'no puede importar';
   return null;
 }
 
@@ -104,67 +39,16 @@ export function accountsForAll(summary: ImportSummary): boolean {
   );
 }
 
-/** Today's date (YYYY-MM-DD) in a time zone; the browser's zone when it is unknown. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  const format = (zone?: string) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).formatToParts(now);
-    const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-    return `${get('year')}-${get('month')}-${get('day')}`;
-  };
-  try {
-    return format(timeZone);
-  } catch {
-    return format(undefined);
-  }
-}
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A calendar date (`2026-02-30` is not one). */
-export function isDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return (
-    d.getUTCFullYear() === Number(m[1]) &&
-    d.getUTCMonth() === Number(m[2]) - 1 &&
-    d.getUTCDate() === Number(m[3])
-  );
-}
-
-function utc(date: string): number {
-  const [y, m, d] = date.split('-').map(Number);
-  return Date.UTC(y, m - 1, d);
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(utc(date) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-export function daysBetween(desde: string, hasta: string): number {
-  return Math.round((utc(hasta) - utc(desde)) / 86_400_000);
-}
-
-/** What is wrong with a query, in Spanish, or null. */
-export function queryProblem(doc: string, desde: string, hasta: string): string | null {
-  if (!doc.trim()) return 'Indique el documento de la persona';
+/** What is wrong with a range, in Spanish, or null. */
+export function queryProblem(desde: string, hasta: string): string | null {
   if (!isDate(desde) || !isDate(hasta)) return 'Indique las fechas desde y hasta';
   if (desde > hasta) return 'La fecha desde es posterior a la fecha hasta';
   return null;
 }
 
-const WEEKDAYS = ['dom', 'lun', 'mar', 'mié', 'jue', 'vie', 'sáb'];
-
-/** `2026-06-01` → `lun 01/06/2026`. */
-export function dayLabel(date: string): string {
-  if (!isDate(date)) return date;
-  const [y, m, d] = date.split('-');
-  return `${WEEKDAYS[new Date(utc(date)).getUTCDay()]} ${d}/${m}/${y}`;
+/** `Quispe, Rosa`: surname first, the order of report_asistencia's list. */
+export function personName(person: { nombre: string; apellido: string | null }): string {
+  return person.apellido ? `${person.apellido}, ${person.nombre}` : person.nombre;
 }
 
 /** 450 → `7 h 30 min`, 60 → `1 h`, 0 → `0 min`, null → `—`. */

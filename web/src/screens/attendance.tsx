@@ -1,100 +1,27 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type Api, ApiError } from '../api';
+import { ApiError, isAbort, ok, type Schemas } from '../api';
 import { ErrorBanner, Notice } from '../components';
+import { addDays, dayLabel, todayIn } from '../dates';
 import { useSession } from '../session';
+import { formData, xhrFetch, type Progress } from '../upload';
 import {
   accountsForAll,
-  addDays,
-  dayLabel,
   dayRows,
   driverLabel,
   formatBytes,
   formatMinutes,
   intervalText,
-  normalizeAsistencia,
   percent,
+  personName,
   queryProblem,
-  todayIn,
   totals,
   whyNotSelectable,
-  type AsistenciaGet,
-  type Driver,
-  type ImportSummary,
 } from './attendance-format';
 
-/** Where Api sends its requests (its default base). */
-const API_BASE = '/api/v1';
-
-interface Progress {
-  loaded: number;
-  total: number;
-}
-
-/** An error answer as Api.call makes it: the envelope's message and code. */
-function errorOf(status: number, statusText: string, text: string): ApiError {
-  let parsed: unknown = null;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-  }
-  const envelope = (parsed && typeof parsed === 'object' ? parsed : {}) as {
-    error?: string;
-    code?: string;
-    detail?: unknown;
-  };
-  return new ApiError(
-    status,
-    envelope.code ?? String(status),
-    envelope.error ?? (statusText || `HTTP ${status}`),
-    envelope.detail,
-    parsed as Record<string, unknown>,
-  );
-}
-
-/**
- * A multipart POST with upload progress: fetch reports none, so this is XMLHttpRequest, with
- * the same headers as Api (tenant, token). No Idempotency-Key: the import route takes none (it is
- * idempotent by itself: the same file twice inserts nothing the second time).
- */
-function upload<T>(
-  api: Api,
-  path: string,
-  form: FormData,
-  onProgress: (progress: Progress) => void,
-  signal: AbortSignal,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}${path}`);
-    for (const [name, value] of Object.entries(api.headers())) xhr.setRequestHeader(name, value);
-    xhr.responseType = 'text';
-    xhr.upload.onprogress = (e) =>
-      onProgress({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        try {
-          resolve(JSON.parse(xhr.responseText) as T);
-        } catch {
-          reject(
-            new ApiError(xhr.status, 'INVALID_RESPONSE', 'El servicio respondió algo ilegible'),
-          );
-        }
-      } else reject(errorOf(xhr.status, xhr.statusText, xhr.responseText));
-    };
-    xhr.onerror = () =>
-      reject(new ApiError(0, 'NETWORK', 'El servicio no responde: revise la conexión'));
-    xhr.onabort = () => reject(new DOMException('Importación cancelada', 'AbortError'));
-    signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(form);
-  });
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
-}
+type Driver = Schemas['DriverDto'];
+type ImportSummary = Schemas['ImportSummaryDto'];
+type AsistenciaGet = Schemas['AsistenciaGetDto'];
+type Persona = Schemas['ReportAsistenciaDto']['personas'][number];
 
 /**
  * Asistencia (docs/device-drivers.md, docs/rpc.md): import a clock's export with a driver, with
@@ -137,8 +64,7 @@ function ImportPanel() {
 
   useEffect(() => {
     const controller = new AbortController();
-    api
-      .get<Driver[]>('/device-drivers', { signal: controller.signal })
+    ok(api.GET('/api/v1/device-drivers', { signal: controller.signal }))
       .then((list) => {
         setDrivers(list);
         setDriver(
@@ -167,22 +93,22 @@ function ImportPanel() {
       setError(new Error('Elija el archivo exportado por el reloj'));
       return;
     }
-    const form = new FormData();
-    form.append('driver', driver); // before the file: the service reads the parts in order
-    form.append('file', file, file.name);
     const controller = new AbortController();
     controllerRef.current = controller;
     setBusy(true);
     setSummary(null);
     setProgress({ loaded: 0, total: file.size });
     try {
+      // the one client, sent by XMLHttpRequest for its upload progress (upload.ts); the
+      // driver before the file: the service reads the parts in order
       setSummary(
-        await upload<ImportSummary>(
-          api,
-          '/asistencia/import',
-          form,
-          setProgress,
-          controller.signal,
+        await ok(
+          api.POST('/api/v1/asistencia/import', {
+            body: { driver, file },
+            bodySerializer: formData,
+            fetch: xhrFetch(setProgress),
+            signal: controller.signal,
+          }),
         ),
       );
     } catch (err) {
@@ -200,8 +126,8 @@ function ImportPanel() {
   return (
     <section class="panel">
       <h2 id="asistencia-importar">Importar marcaciones</h2>
-      <form class="toolbar" onSubmit={(e) => void start(e)}>
-        <label>
+      <form class="toolbar import-form" onSubmit={(e) => void start(e)}>
+        <label class="driver">
           Driver
           <select
             aria-label="Driver"
@@ -253,7 +179,7 @@ function ImportPanel() {
         </ul>
       )}
       {unusable.length > 0 && (
-        <details>
+        <details class="block">
           <summary class="muted">
             {unusable.length === 1
               ? '1 driver no puede importar archivos'
@@ -329,7 +255,7 @@ function SummaryView({ summary }: { summary: ImportSummary }) {
   const badLines = summary.badLines ?? [];
   const unknown = summary.unknownDocuments ?? [];
   return (
-    <div>
+    <div class="block">
       <h3 id="asistencia-resultado">
         Resultado: {summary.origen} con {summary.driver}
       </h3>
@@ -409,32 +335,59 @@ function SummaryView({ summary }: { summary: ImportSummary }) {
   );
 }
 
+/**
+ * The people with punches in a range (report_asistencia), and the days of the one chosen
+ * (asistencia_get): a manager picks a name, never types a document number.
+ */
 function DailyPanel() {
   const { api, tenant } = useSession();
   const today = todayIn(tenant.timeZone);
-  const [doc, setDoc] = useState('');
   const [desde, setDesde] = useState(addDays(today, -6));
   const [hasta, setHasta] = useState(today);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [result, setResult] = useState<{
-    doc: string;
+  const [report, setReport] = useState<{
     desde: string;
     hasta: string;
-    data: AsistenciaGet;
+    personas: Persona[];
   } | null>(null);
+  const [days, setDays] = useState<{ persona: Persona; data: AsistenciaGet } | null>(null);
+
+  const daysOf = async (persona: Persona, range: { desde: string; hasta: string }) => {
+    const data = await ok(
+      api.POST('/api/v1/rpc/asistencia_get', { body: { doc: persona.documento, ...range } }),
+    );
+    setDays({ persona, data });
+  };
 
   const consult = async (e: Event) => {
     e.preventDefault();
     if (busy) return;
-    const problem = queryProblem(doc, desde, hasta);
+    const problem = queryProblem(desde, hasta);
     setError(problem ? new Error(problem) : null);
     if (problem) return;
     setBusy(true);
     try {
-      const body = { doc: doc.trim(), desde, hasta };
-      const answer = await api.post<Partial<AsistenciaGet>>('/rpc/asistencia_get', body);
-      setResult({ ...body, data: normalizeAsistencia(answer) });
+      const range = { desde, hasta };
+      const answer = await ok(api.POST('/api/v1/rpc/report_asistencia', { body: range }));
+      setReport({ ...range, personas: answer.personas });
+      // the person shown stays, with the days of the new range
+      const still = answer.personas.find((p) => p.id_usuario === days?.persona.id_usuario);
+      if (still) await daysOf(still, range);
+      else setDays(null);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const choose = async (persona: Persona) => {
+    if (busy || !report) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await daysOf(persona, report);
     } catch (err) {
       setError(err);
     } finally {
@@ -446,16 +399,6 @@ function DailyPanel() {
     <section class="panel">
       <h2 id="asistencia-resumen">Resumen diario</h2>
       <form class="toolbar" onSubmit={(e) => void consult(e)} noValidate>
-        <label>
-          Documento
-          <input
-            name="doc"
-            value={doc}
-            inputMode="numeric"
-            autoComplete="off"
-            onInput={(e) => setDoc(e.currentTarget.value)}
-          />
-        </label>
         <label>
           Desde
           <input type="date" value={desde} onInput={(e) => setDesde(e.currentTarget.value)} />
@@ -469,30 +412,115 @@ function DailyPanel() {
         </button>
       </form>
       <ErrorBanner error={error} onClose={() => setError(null)} />
-      {result && <DailyView {...result} />}
+      {report && (
+        <PeopleList
+          {...report}
+          chosen={days?.persona.id_usuario ?? null}
+          busy={busy}
+          onChoose={(p) => void choose(p)}
+        />
+      )}
+      {report && days && <DailyView desde={report.desde} hasta={report.hasta} {...days} />}
     </section>
   );
 }
 
+function PeopleList({
+  desde,
+  hasta,
+  personas,
+  chosen,
+  busy,
+  onChoose,
+}: {
+  desde: string;
+  hasta: string;
+  personas: Persona[];
+  chosen: number | null;
+  busy: boolean;
+  onChoose: (persona: Persona) => void;
+}) {
+  if (personas.length === 0)
+    return (
+      <p class="muted">
+        Nadie tiene marcaciones del {dayLabel(desde)} al {dayLabel(hasta)}.
+      </p>
+    );
+  return (
+    <table class="table people">
+      <caption class="muted">
+        Personas con marcaciones del {dayLabel(desde)} al {dayLabel(hasta)}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Persona</th>
+          <th scope="col">Documento</th>
+          <th scope="col" class="num">
+            Días
+          </th>
+          <th scope="col" class="num">
+            Horas
+          </th>
+          <th scope="col" class="num">
+            Incompletos
+          </th>
+          <th scope="col">
+            <span class="sr-only">Detalle</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {personas.map((p) => (
+          <tr key={p.id_usuario} class={p.id_usuario === chosen ? 'chosen' : undefined}>
+            <th scope="row">{personName(p)}</th>
+            <td>{p.documento}</td>
+            <td class="num">{p.dias_trabajados}</td>
+            <td class="num">{formatMinutes(p.minutos)}</td>
+            <td class="num">
+              {p.dias_incompletos > 0 ? (
+                <span class="pill incompleto">{p.dias_incompletos}</span>
+              ) : (
+                0
+              )}
+            </td>
+            <td class="num">
+              <button
+                type="button"
+                class="secondary"
+                disabled={busy}
+                aria-pressed={p.id_usuario === chosen}
+                aria-label={`Ver días de ${personName(p)}`}
+                onClick={() => onChoose(p)}
+              >
+                Ver días
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function DailyView({
-  doc,
+  persona,
   desde,
   hasta,
   data,
 }: {
-  doc: string;
+  persona: Persona;
   desde: string;
   hasta: string;
   data: AsistenciaGet;
 }) {
   if (!data.usuario) {
-    return <Notice>Ningún usuario tiene el documento {doc}.</Notice>;
+    return <Notice>Ningún usuario tiene el documento {persona.documento}.</Notice>;
   }
   const person = [data.usuario.nombre, data.usuario.apellido].filter(Boolean).join(' ');
   const days = dayRows(desde, hasta, data.resumen, data.intervalos);
   const sum = totals(data.resumen);
   return (
-    <div>
+    <div class="block">
       <h3>
         {person} · {data.usuario.documento}
       </h3>

@@ -1,52 +1,73 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, newKey } from '../api';
+import { useEffect, useState } from 'preact/hooks';
+import {
+  ApiError,
+  ifMatch,
+  newKey,
+  ok,
+  type ComandaDetail,
+  type ComandaEvento,
+  type ComandaSummary,
+  type Mesa,
+  type Mozo,
+  type Producto,
+  type Schemas,
+} from '../api';
+import type { Catalog } from '../catalog';
 import { Dialog, ErrorBanner, Notice } from '../components';
-import { cantidad, hora, soles, when } from '../format';
-import { allowedActions, stateOf } from '../rules';
+import { allows, ESTADO, estadoDe, type Accion } from '../floor-state';
+import { cantidad, hora, sameDay, soles, when } from '../format';
 import { useSession } from '../session';
-import type { ComandaDetail, ComandaSummary, Evento, Mesa, Producto } from '../types';
+
+/** The headers of one write: the version shown and the key of the button press. */
+interface WriteHeaders {
+  'If-Match': string;
+  'Idempotency-Key': string;
+}
+
+type DialogName = 'agregar' | 'quitar' | 'anular' | 'dividir' | 'unir' | 'editar';
 
 /**
- * One comanda: its lines and the actions its state and the user's role allow. Every write
- * carries If-Match (the version shown) and an Idempotency-Key made once per button press, and
- * the button is disabled while it runs: a double tap never doubles an order. A 412 shows the
- * fresh ticket with a notice.
+ * One comanda: its lines, and a button for each action the service lists in its `acciones`
+ * for this user now, and for nothing else. Every write carries If-Match (the version shown)
+ * and an Idempotency-Key made once per button press, and the buttons are disabled while it
+ * runs: a double tap never doubles an order. A 412 shows the fresh ticket with a notice.
  */
 export function ComandaPanel({
   id,
-  mesas,
-  productos,
+  catalog,
   openOthers = [],
   onChanged,
   showTimeline = false,
   refreshToken = 0,
 }: {
   id: number;
-  mesas: Mesa[];
-  productos: Producto[];
-  /** Other open comandas (candidates to merge into this one). */
+  catalog: Catalog;
+  /** The open comandas (candidates to merge into this one). */
   openOthers?: ComandaSummary[];
-  onChanged?: (detail: ComandaDetail) => void;
+  onChanged?: (comanda: ComandaSummary) => void;
   showTimeline?: boolean;
   /** Changes when a live event touched this comanda: reload it. */
   refreshToken?: number;
 }) {
-  const { api, can } = useSession();
+  const { api } = useSession();
   const [detail, setDetail] = useState<ComandaDetail | null>(null);
-  const [events, setEvents] = useState<Evento[]>([]);
+  const [events, setEvents] = useState<ComandaEvento[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [dialog, setDialog] = useState<null | 'agregar' | 'dividir' | 'unir' | 'anular' | 'quitar'>(
-    null,
-  );
+  const [dialog, setDialog] = useState<DialogName | null>(null);
   const [lineToRemove, setLineToRemove] = useState<number | null>(null);
+  const path = { id };
+
+  const loadEvents = async () => {
+    if (showTimeline)
+      setEvents(await ok(api.GET('/api/v1/comandas/{id}/eventos', { params: { path } })));
+  };
 
   const load = async () => {
     try {
-      const fresh = await api.get<ComandaDetail>(`/comandas/${id}`);
-      setDetail(fresh);
-      if (showTimeline) setEvents(await api.get<Evento[]>(`/comandas/${id}/eventos`));
+      setDetail(await ok(api.GET('/api/v1/comandas/{id}', { params: { path } })));
+      await loadEvents();
     } catch (err) {
       setError(err);
     }
@@ -56,6 +77,7 @@ export function ComandaPanel({
     setDetail(null);
     setError(null);
     setNotice(null);
+    setDialog(null);
     void load();
   }, [id]);
 
@@ -64,24 +86,25 @@ export function ComandaPanel({
     if (refreshToken > 0 && !busy) void load();
   }, [refreshToken]);
 
-  /** Runs one user action once: one key, the button disabled meanwhile, 412 handled. */
-  const act = (run: (key: string, version: number) => Promise<ComandaDetail | void>): void => {
+  /** Runs one user action once: one key, the buttons disabled meanwhile, 412 handled. */
+  const act = (run: (headers: WriteHeaders) => Promise<ComandaDetail>): void => {
     void perform(run);
   };
 
-  const perform = async (run: (key: string, version: number) => Promise<ComandaDetail | void>) => {
+  const perform = async (run: (headers: WriteHeaders) => Promise<ComandaDetail>) => {
     if (!detail || busy) return;
     setBusy(true);
     setError(null);
     setNotice(null);
     try {
-      const result = await run(newKey(), detail.version);
-      if (result) {
-        setDetail(result);
-        onChanged?.(result);
-      }
-      if (showTimeline) setEvents(await api.get<Evento[]>(`/comandas/${id}/eventos`));
+      const result = await run({
+        'If-Match': ifMatch(detail.version),
+        'Idempotency-Key': newKey(),
+      });
+      setDetail(result);
+      onChanged?.(result);
       setDialog(null);
+      await loadEvents();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'STALE_VERSION') {
         setNotice('Otra persona cambió esta comanda: se muestra la versión actual.');
@@ -93,228 +116,206 @@ export function ComandaPanel({
     }
   };
 
-  const actions = useMemo(
-    () => (detail ? allowedActions(detail, can) : new Set<string>()),
-    [detail, can],
-  );
-
   if (!detail)
     return (
-      <section class="panel" aria-label="Comanda">
+      <section class="panel comanda" aria-label="Comanda">
         <ErrorBanner error={error} />
         {!error && <p class="loading">Cargando comanda…</p>}
       </section>
     );
 
-  const state = stateOf(detail);
-  /** One write of this user action: its key, the version shown; answers the comanda. */
-  const write = (
-    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    path: string,
-    body: unknown,
-    key: string,
-    version: number,
-  ) =>
-    api
-      .call<ComandaDetail>(method, path, { body, version, idempotencyKey: key })
-      .then((a) => a.body);
-  const setQuantity = (itemId: number, qty: number) =>
-    act((key, version) =>
-      write('PATCH', `/comandas/${id}/items/${itemId}`, { cantidad: qty }, key, version),
+  const estado = estadoDe(detail);
+  const may = (accion: Accion) => allows(detail, accion);
+  const change = (body: { cantidad: number }, itemId: number) =>
+    act((header) =>
+      ok(
+        api.PATCH('/api/v1/comandas/{id}/items/{itemId}', {
+          params: { path: { id, itemId }, header },
+          body,
+        }),
+      ),
     );
-  const transition = (action: 'cerrar' | 'abrir' | 'restaurar') =>
-    act((key, version) => write('PUT', `/comandas/${id}`, { action }, key, version));
+  const update = (body: Schemas['UpdateComandaBody']) =>
+    act((header) => ok(api.PUT('/api/v1/comandas/{id}', { params: { path, header }, body })));
+  const others = openOthers.filter((c) => c.id_comanda !== id);
+  /** A later instant of the same day by its time only. */
+  const later = (iso: string) => (sameDay(iso, detail.fec_apertura) ? hora(iso) : when(iso));
+  const meta = [
+    detail.mesa !== null ? `Mesa ${detail.mesa}` : 'Para llevar',
+    detail.mozo ?? 'sin mozo',
+    `abierta ${when(detail.fec_apertura)}`,
+    ...(detail.fec_cierre ? [`cerrada ${later(detail.fec_cierre)}`] : []),
+    ...(detail.fec_eliminacion ? [`anulada ${later(detail.fec_eliminacion)}`] : []),
+  ].join(' · ');
+
+  const removeLine = (itemId: number) => {
+    setLineToRemove(itemId);
+    setDialog('quitar');
+  };
+  /** A button of one of the comanda's acciones; `unavailable` disables it and says why. */
+  const action = (
+    label: string,
+    onClick: () => void,
+    options: { variant?: string; unavailable?: string | false } = {},
+  ) => (
+    <button
+      key={label}
+      type="button"
+      class={options.variant}
+      disabled={busy || Boolean(options.unavailable)}
+      title={options.unavailable || undefined}
+      onClick={onClick}
+    >
+      {label}
+    </button>
+  );
+  const empty = detail.lineas.length === 0;
+  const main = [
+    may('agregar_item') && action('Agregar producto', () => setDialog('agregar')),
+    may('abrir') && action('Reabrir', () => update({ action: 'abrir' })),
+    may('restaurar') && action('Restaurar', () => update({ action: 'restaurar' })),
+    may('cerrar') &&
+      action('Cerrar', () => update({ action: 'cerrar' }), {
+        variant: 'close',
+        unavailable: empty && 'Una comanda sin productos no se cierra',
+      }),
+  ].filter(Boolean);
+  const more = [
+    may('transferir') && (
+      <label key="mesa" class="inline">
+        <span>Mesa</span>
+        <select
+          aria-label="Cambiar de mesa"
+          value={detail.id_mesa ?? ''}
+          disabled={busy}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            update({ id_mesa: value === '' ? null : Number(value) });
+          }}
+        >
+          <MesaOptions mesas={catalog.mesas} current={detail.id_mesa} />
+        </select>
+      </label>
+    ),
+    may('dividir') &&
+      action('Dividir', () => setDialog('dividir'), {
+        variant: 'secondary small',
+        unavailable: empty && 'Sin productos que separar',
+      }),
+    may('unir') &&
+      action('Unir', () => setDialog('unir'), {
+        variant: 'secondary small',
+        unavailable: others.length === 0 && 'No hay otra comanda abierta',
+      }),
+    may('editar') && action('Editar', () => setDialog('editar'), { variant: 'secondary small' }),
+    may('eliminar') && action('Anular', () => setDialog('anular'), { variant: 'danger small' }),
+  ].filter(Boolean);
 
   return (
-    <section class="panel" aria-label={`Comanda ${detail.numero_ticket}`}>
-      <header class="toolbar">
-        <h2>
-          Comanda {detail.numero_ticket} <span class={`pill ${state}`}>{state}</span>
-        </h2>
-        <span class="muted">
-          Mesa {detail.mesa ?? 'para llevar'} · {detail.mozo ?? 'sin mozo'} · abierta{' '}
-          {hora(detail.fec_apertura)} · versión {detail.version}
-        </span>
+    <section class="panel comanda" aria-label={`Comanda ${detail.numero_ticket}`}>
+      <header class="comanda-head">
+        <div class="title">
+          <h2>
+            Comanda {detail.numero_ticket} <span class={`pill ${estado}`}>{ESTADO[estado]}</span>
+          </h2>
+          <strong class="total" data-testid="total">
+            {soles(detail.total)}
+          </strong>
+        </div>
+        <p class="meta">{meta}</p>
+        {detail.cliente && <p class="meta">Cliente: {detail.cliente}</p>}
+        {detail.observacion && <p class="observacion">{detail.observacion}</p>}
       </header>
       {notice && <Notice>{notice}</Notice>}
       <ErrorBanner error={error} onClose={() => setError(null)} />
-      <table class="table" aria-label="Líneas">
-        <thead>
-          <tr>
-            <th>Producto</th>
-            <th class="num">Cant.</th>
-            <th class="num">Precio</th>
-            <th class="num">Subtotal</th>
-            {actions.has('lineas') && <th aria-label="Acciones de línea" />}
-          </tr>
-        </thead>
-        <tbody>
-          {detail.lineas.map((l) => (
-            <tr key={l.id_item}>
-              <td>
-                {l.producto}
-                {l.nota && <div class="muted">{l.nota}</div>}
-              </td>
-              <td class="num">
-                {actions.has('lineas') ? (
-                  <span class="qty">
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Una ${l.producto} menos`}
-                      disabled={busy || l.cantidad <= 1}
-                      onClick={() => setQuantity(l.id_item, l.cantidad - 1)}
-                    >
-                      −
-                    </button>
-                    {cantidad(l.cantidad)}
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Una ${l.producto} más`}
-                      disabled={busy}
-                      onClick={() => setQuantity(l.id_item, l.cantidad + 1)}
-                    >
-                      +
-                    </button>
-                  </span>
-                ) : (
-                  cantidad(l.cantidad)
-                )}
-              </td>
-              <td class="num">{soles(l.precio_unitario)}</td>
-              <td class="num">{soles(l.subtotal)}</td>
-              {actions.has('lineas') && (
-                <td>
-                  <button
-                    type="button"
-                    class="link"
-                    disabled={busy}
-                    onClick={() => {
-                      setLineToRemove(l.id_item);
-                      setDialog('quitar');
-                    }}
-                  >
-                    Quitar
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-          {detail.lineas.length === 0 && (
+      {main.length > 0 && <div class="actions main">{main}</div>}
+      {more.length > 0 && <div class="actions more">{more}</div>}
+      <div class="comanda-body">
+        <table class="table lineas" aria-label="Líneas">
+          <thead>
             <tr>
-              <td colSpan={5} class="muted">
-                Sin líneas todavía.
-              </td>
+              <th class="qty-col">Cant.</th>
+              <th>Producto</th>
+              <th class="num">Importe</th>
             </tr>
-          )}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th colSpan={3}>Total</th>
-            <th class="num" data-testid="total">
-              {soles(detail.total)}
-            </th>
-          </tr>
-        </tfoot>
-      </table>
+          </thead>
+          <tbody>
+            {detail.lineas.map((l) => (
+              <tr key={l.id_item}>
+                <td class="qty-col">
+                  {may('modificar_item') ? (
+                    <span class="qty">
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`${l.producto}: una menos`}
+                        disabled={busy || l.cantidad <= 1}
+                        onClick={() => change({ cantidad: l.cantidad - 1 }, l.id_item)}
+                      >
+                        −
+                      </button>
+                      <span class="qty-value">{cantidad(l.cantidad)}</span>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`${l.producto}: una más`}
+                        disabled={busy}
+                        onClick={() => change({ cantidad: l.cantidad + 1 }, l.id_item)}
+                      >
+                        +
+                      </button>
+                    </span>
+                  ) : (
+                    <span class="qty-value">{cantidad(l.cantidad)}</span>
+                  )}
+                </td>
+                <td class="producto">
+                  <span>{l.producto}</span>
+                  <span class="muted small">
+                    {soles(l.precio_unitario)} c/u{l.nota && ` · ${l.nota}`}
+                  </span>
+                </td>
+                <td class="num">
+                  <span>{soles(l.subtotal)}</span>
+                  {may('quitar_item') && (
+                    <button
+                      type="button"
+                      class="link remove"
+                      aria-label={`Quitar ${l.producto}`}
+                      disabled={busy}
+                      onClick={() => removeLine(l.id_item)}
+                    >
+                      Quitar
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+            {detail.lineas.length === 0 && (
+              <tr>
+                <td colSpan={3} class="muted">
+                  Sin productos todavía.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
 
-      <div class="actions">
-        {actions.has('lineas') && (
-          <button type="button" disabled={busy} onClick={() => setDialog('agregar')}>
-            Agregar producto
-          </button>
-        )}
-        {actions.has('transferir') && (
-          <label class="inline">
-            Mesa{' '}
-            <select
-              aria-label="Cambiar de mesa"
-              value={detail.id_mesa ?? ''}
-              disabled={busy}
-              onChange={(e) => {
-                const value = e.currentTarget.value;
-                act((key, version) =>
-                  write(
-                    'PUT',
-                    `/comandas/${id}`,
-                    { id_mesa: value === '' ? null : Number(value) },
-                    key,
-                    version,
-                  ),
-                );
-              }}
-            >
-              <option value="">Para llevar</option>
-              {mesas.map((m) => (
-                <option key={m.id_mesa} value={m.id_mesa}>
-                  Mesa {m.numero}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {actions.has('dividir') && detail.lineas.length > 0 && (
-          <button
-            type="button"
-            class="secondary"
-            disabled={busy}
-            onClick={() => setDialog('dividir')}
-          >
-            Dividir
-          </button>
-        )}
-        {actions.has('unir') && openOthers.length > 0 && (
-          <button type="button" class="secondary" disabled={busy} onClick={() => setDialog('unir')}>
-            Unir
-          </button>
-        )}
-        {actions.has('cerrar') && (
-          <button
-            type="button"
-            disabled={busy || detail.lineas.length === 0}
-            onClick={() => transition('cerrar')}
-          >
-            Cerrar
-          </button>
-        )}
-        {actions.has('abrir') && (
-          <button
-            type="button"
-            class="secondary"
-            disabled={busy}
-            onClick={() => transition('abrir')}
-          >
-            Reabrir
-          </button>
-        )}
-        {actions.has('anular') && (
-          <button type="button" class="danger" disabled={busy} onClick={() => setDialog('anular')}>
-            Anular
-          </button>
-        )}
-        {actions.has('restaurar') && (
-          <button type="button" disabled={busy} onClick={() => transition('restaurar')}>
-            Restaurar
-          </button>
-        )}
+        {showTimeline && <Timeline events={events} />}
       </div>
-
-      {showTimeline && <Timeline events={events} />}
 
       {dialog === 'agregar' && (
         <Dialog title="Agregar producto" onClose={() => setDialog(null)}>
           <ProductPicker
-            productos={productos}
+            productos={catalog.productos}
             busy={busy}
             onPick={(p, qty, nota) =>
-              act((key, version) =>
-                write(
-                  'POST',
-                  `/comandas/${id}/items`,
-                  { id_producto: p.id_producto, cantidad: qty, ...(nota ? { nota } : {}) },
-                  key,
-                  version,
+              act((header) =>
+                ok(
+                  api.POST('/api/v1/comandas/{id}/items', {
+                    params: { path, header },
+                    body: { id_producto: p.id_producto, cantidad: qty, ...(nota ? { nota } : {}) },
+                  }),
                 ),
               )
             }
@@ -323,18 +324,17 @@ export function ComandaPanel({
       )}
       {dialog === 'quitar' && lineToRemove !== null && (
         <ReasonDialog
-          title="Quitar línea"
+          title="Quitar producto"
           confirm="Quitar"
           busy={busy}
           onClose={() => setDialog(null)}
           onConfirm={(motivo) =>
-            act((key, version) =>
-              write(
-                'DELETE',
-                `/comandas/${id}/items/${lineToRemove}`,
-                motivo ? { motivo } : undefined,
-                key,
-                version,
+            act((header) =>
+              ok(
+                api.DELETE('/api/v1/comandas/{id}/items/{itemId}', {
+                  params: { path: { id, itemId: lineToRemove }, header },
+                  body: motivo ? { motivo } : undefined,
+                }),
               ),
             )
           }
@@ -348,38 +348,54 @@ export function ComandaPanel({
           busy={busy}
           onClose={() => setDialog(null)}
           onConfirm={(motivo) =>
-            act((key, version) => write('DELETE', `/comandas/${id}`, { motivo }, key, version))
+            act((header) =>
+              ok(
+                api.DELETE('/api/v1/comandas/{id}', { params: { path, header }, body: { motivo } }),
+              ),
+            )
           }
+        />
+      )}
+      {dialog === 'editar' && (
+        <EditDialog
+          detail={detail}
+          mozos={catalog.mozos}
+          busy={busy}
+          onClose={() => setDialog(null)}
+          onSave={(body) => (Object.keys(body).length > 0 ? update(body) : setDialog(null))}
         />
       )}
       {dialog === 'dividir' && (
         <SplitDialog
           detail={detail}
-          mesas={mesas}
+          mesas={catalog.mesas}
           busy={busy}
           onClose={() => setDialog(null)}
           onSplit={(body) =>
-            act(async (key, version) => {
-              const res = await api.call<{ origen: ComandaDetail; nueva: ComandaDetail }>(
-                'POST',
-                `/comandas/${id}/split`,
-                { body, version, idempotencyKey: key },
+            act(async (header) => {
+              const { origen, nueva } = await ok(
+                api.POST('/api/v1/comandas/{id}/split', { params: { path, header }, body }),
               );
-              setNotice(`Nueva comanda ${res.body.nueva.numero_ticket} con lo separado.`);
-              onChanged?.(res.body.nueva);
-              return res.body.origen;
+              setNotice(`Nueva comanda ${nueva.numero_ticket} con lo separado.`);
+              onChanged?.(nueva);
+              return origen;
             })
           }
         />
       )}
       {dialog === 'unir' && (
         <MergeDialog
-          others={openOthers.filter((c) => c.id_comanda !== id)}
+          others={others}
           busy={busy}
           onClose={() => setDialog(null)}
           onMerge={(comandas) =>
-            act((key, version) =>
-              write('POST', `/comandas/${id}/merge`, { comandas }, key, version),
+            act((header) =>
+              ok(
+                api.POST('/api/v1/comandas/{id}/merge', {
+                  params: { path, header },
+                  body: { comandas },
+                }),
+              ),
             )
           }
         />
@@ -387,6 +403,13 @@ export function ComandaPanel({
     </section>
   );
 }
+
+/** Lower case without accents: "cevi" finds "Ceviche clásico", "clasico" too. */
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 function ProductPicker({
   productos,
@@ -400,13 +423,8 @@ function ProductPicker({
   const [q, setQ] = useState('');
   const [qty, setQty] = useState(1);
   const [nota, setNota] = useState('');
-  const norm = (s: string) =>
-    s
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase();
   const shown = productos
-    .filter((p) => p.activo && norm(p.nombre).includes(norm(q.trim())))
+    .filter((p) => p.activo && fold(p.nombre).includes(fold(q.trim())))
     .slice(0, 50);
   return (
     <div class="picker">
@@ -420,7 +438,7 @@ function ProductPicker({
           placeholder="ceviche, chicha…"
         />
       </label>
-      <div class="toolbar">
+      <div class="picker-options">
         <label>
           Cantidad
           <input
@@ -444,14 +462,33 @@ function ProductPicker({
         {shown.map((p) => (
           <li key={p.id_producto}>
             <button type="button" disabled={busy} onClick={() => onPick(p, qty, nota.trim())}>
-              <span>{p.nombre}</span>
+              <span class="name">
+                {p.nombre}
+                {p.categoria && <span class="muted small"> · {p.categoria}</span>}
+              </span>
               <span>{soles(p.precio)}</span>
             </button>
           </li>
         ))}
-        {shown.length === 0 && <li class="muted">Ningún producto coincide.</li>}
+        {shown.length === 0 && <li class="muted empty">Ningún producto coincide.</li>}
       </ul>
     </div>
+  );
+}
+
+/** The choices of a table: take-away, then the tables in use (and `current`, even retired). */
+function MesaOptions({ mesas, current }: { mesas: Mesa[]; current?: number | null }) {
+  return (
+    <>
+      <option value="">Para llevar</option>
+      {mesas
+        .filter((m) => m.activo || m.id_mesa === current)
+        .map((m) => (
+          <option key={m.id_mesa} value={m.id_mesa}>
+            Mesa {m.numero}
+          </option>
+        ))}
+    </>
   );
 }
 
@@ -481,7 +518,7 @@ function ReasonDialog({
         }}
       >
         <label>
-          Motivo
+          Motivo{required ? '' : ' (opcional)'}
           <input
             name="motivo"
             value={motivo}
@@ -494,6 +531,70 @@ function ReasonDialog({
         <div class="actions">
           <button type="submit" class="danger" disabled={busy || (required && !motivo.trim())}>
             {confirm}
+          </button>
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancelar
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The waiter and the note of an open comanda: only what changed is sent. */
+function EditDialog({
+  detail,
+  mozos,
+  busy,
+  onClose,
+  onSave,
+}: {
+  detail: ComandaDetail;
+  mozos: Mozo[];
+  busy: boolean;
+  onClose: () => void;
+  onSave: (body: { id_usuario?: number | null; observacion?: string | null }) => void;
+}) {
+  const [mozo, setMozo] = useState(String(detail.id_usuario ?? ''));
+  const [observacion, setObservacion] = useState(detail.observacion ?? '');
+  const choices = mozos.filter((m) => m.activo || m.id_usuario === detail.id_usuario);
+  return (
+    <Dialog title="Editar comanda" onClose={onClose}>
+      <form
+        class="grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const id_usuario = mozo === '' ? null : Number(mozo);
+          const nota = observacion.trim() === '' ? null : observacion.trim();
+          onSave({
+            ...(id_usuario !== detail.id_usuario ? { id_usuario } : {}),
+            ...(nota !== detail.observacion ? { observacion: nota } : {}),
+          });
+        }}
+      >
+        <label>
+          Mozo
+          <select value={mozo} onChange={(e) => setMozo(e.currentTarget.value)}>
+            <option value="">Sin mozo</option>
+            {choices.map((m) => (
+              <option key={m.id_usuario} value={m.id_usuario}>
+                {m.nombre}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Observación
+          <input
+            value={observacion}
+            maxLength={500}
+            placeholder="cumpleaños, paga con tarjeta…"
+            onInput={(e) => setObservacion(e.currentTarget.value)}
+          />
+        </label>
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Guardar
           </button>
           <button type="button" class="secondary" onClick={onClose}>
             Cancelar
@@ -535,37 +636,36 @@ function SplitDialog({
         }}
       >
         <p class="muted">Lo elegido pasa a una comanda nueva.</p>
-        {detail.lineas.map((l) => (
-          <label key={l.id_item} class="inline">
-            <input
-              type="number"
-              min={0}
-              max={l.cantidad}
-              step="any"
-              aria-label={`Cantidad de ${l.producto} a separar`}
-              value={picked[l.id_item] ?? 0}
-              onInput={(e) =>
-                setPicked({
-                  ...picked,
-                  [l.id_item]: Math.min(
-                    l.cantidad,
-                    Math.max(0, Number(e.currentTarget.value) || 0),
-                  ),
-                })
-              }
-            />{' '}
-            de {cantidad(l.cantidad)} · {l.producto}
-          </label>
-        ))}
+        <div class="split-lines">
+          {detail.lineas.map((l) => (
+            <label key={l.id_item} class="inline">
+              <input
+                type="number"
+                min={0}
+                max={l.cantidad}
+                step="any"
+                aria-label={`Cantidad de ${l.producto} a separar`}
+                value={picked[l.id_item] ?? 0}
+                onInput={(e) =>
+                  setPicked({
+                    ...picked,
+                    [l.id_item]: Math.min(
+                      l.cantidad,
+                      Math.max(0, Number(e.currentTarget.value) || 0),
+                    ),
+                  })
+                }
+              />
+              <span>
+                de {cantidad(l.cantidad)} · {l.producto}
+              </span>
+            </label>
+          ))}
+        </div>
         <label>
           Mesa de la nueva comanda
           <select value={mesa} onChange={(e) => setMesa(e.currentTarget.value)}>
-            <option value="">Para llevar</option>
-            {mesas.map((m) => (
-              <option key={m.id_mesa} value={m.id_mesa}>
-                Mesa {m.numero}
-              </option>
-            ))}
+            <MesaOptions mesas={mesas} />
           </select>
         </label>
         <div class="actions">
@@ -605,22 +705,29 @@ function MergeDialog({
         <p class="muted">
           Las líneas de las elegidas pasan a esta comanda; las elegidas quedan anuladas.
         </p>
-        {others.map((c) => (
-          <label key={c.id_comanda} class="inline">
-            <input
-              type="checkbox"
-              checked={chosen.includes(c.id_comanda)}
-              onChange={(e) =>
-                setChosen(
-                  e.currentTarget.checked
-                    ? [...chosen, c.id_comanda]
-                    : chosen.filter((x) => x !== c.id_comanda),
-                )
-              }
-            />{' '}
-            Comanda {c.numero_ticket} · mesa {c.mesa ?? 'para llevar'} · {soles(c.total)}
-          </label>
-        ))}
+        <div class="merge-list">
+          {[...others]
+            .sort((a, b) => (a.mesa ?? Infinity) - (b.mesa ?? Infinity))
+            .map((c) => (
+              <label key={c.id_comanda} class="inline">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(c.id_comanda)}
+                  onChange={(e) =>
+                    setChosen(
+                      e.currentTarget.checked
+                        ? [...chosen, c.id_comanda]
+                        : chosen.filter((x) => x !== c.id_comanda),
+                    )
+                  }
+                />
+                <span>
+                  Comanda {c.numero_ticket} · {c.mesa !== null ? `mesa ${c.mesa}` : 'para llevar'} ·{' '}
+                  {soles(c.total)}
+                </span>
+              </label>
+            ))}
+        </div>
         <div class="actions">
           <button type="submit" disabled={busy || chosen.length === 0}>
             Unir
@@ -634,31 +741,34 @@ function MergeDialog({
   );
 }
 
-const ACCIONES: Record<string, string> = {
-  crear: 'abrió',
-  agregar_item: 'agregó una línea',
-  modificar_item: 'cambió una línea',
-  quitar_item: 'quitó una línea',
-  cerrar: 'cerró',
-  abrir: 'reabrió',
-  editar: 'editó',
+/** The audit entries as sentences: "Rosa Quispe anuló — motivo: …". */
+const DONE: Record<ComandaEvento['accion'], string> = {
+  crear: 'abrió la comanda',
+  agregar_item: 'agregó un producto',
+  modificar_item: 'cambió una cantidad',
+  quitar_item: 'quitó un producto',
+  cerrar: 'cerró la cuenta',
+  abrir: 'reabrió la comanda',
+  editar: 'editó la comanda',
   transferir: 'cambió de mesa',
-  eliminar: 'anuló',
-  restaurar: 'restauró',
-  dividir: 'dividió',
-  unir: 'unió',
+  eliminar: 'anuló la comanda',
+  restaurar: 'restauró la comanda',
+  dividir: 'dividió la cuenta',
+  unir: 'unió comandas',
 };
 
-export function Timeline({ events }: { events: Evento[] }) {
+export function Timeline({ events }: { events: ComandaEvento[] }) {
   return (
-    <section aria-label="Historial de la comanda">
+    <section class="timeline-box" aria-label="Historial de la comanda">
       <h3>Historial</h3>
       <ol class="timeline">
         {events.map((e) => (
           <li key={e.id_evento}>
-            <strong>{when(e.fec_evento)}</strong> · {e.usuario ?? 'alguien'}{' '}
-            {ACCIONES[e.accion] ?? e.accion}
-            {e.motivo && <span class="muted"> — motivo: {e.motivo}</span>}
+            <time dateTime={e.fec_evento}>{when(e.fec_evento)}</time>
+            <span>
+              <strong>{e.usuario ?? 'Alguien'}</strong> {DONE[e.accion] ?? e.accion}
+              {e.motivo && <span class="muted"> — motivo: {e.motivo}</span>}
+            </span>
           </li>
         ))}
       </ol>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
+import { answer, type ComandaSummary } from '../api';
+import { useCatalog } from '../catalog';
 import { ErrorBanner } from '../components';
-import { soles, when } from '../format';
-import { stateOf } from '../rules';
+import { ESTADO, estadoDe } from '../floor-state';
+import { plural, soles, when } from '../format';
 import { useSession } from '../session';
-import type { ComandaSummary, Mesa, Producto } from '../types';
 import { ComandaPanel } from './comanda-panel';
 
 const PAGE = 25;
@@ -26,38 +27,38 @@ const EMPTY: Filters = {
   eliminada: false,
 };
 
-/** The query string of the list: only the filters that are set, and the page. */
-export function listQuery(filters: Filters, offset: number): string {
-  const params = new URLSearchParams();
-  if (filters.estado) params.set('estado', filters.estado);
-  if (filters.id_mesa) params.set('id_mesa', filters.id_mesa);
-  if (filters.id_usuario) params.set('id_usuario', filters.id_usuario);
-  if (filters.desde) params.set('desde', filters.desde);
-  if (filters.hasta) params.set('hasta', filters.hasta);
-  if (filters.eliminada) params.set('eliminada', 'true');
-  params.set('limit', String(PAGE));
-  params.set('offset', String(offset));
-  return params.toString();
-}
-
 /** History: the list with the API's filters and paging, and a comanda with its timeline. */
 export function History() {
   const { api } = useSession();
+  const { catalog, error: catalogError } = useCatalog(api);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [offset, setOffset] = useState(0);
   const [rows, setRows] = useState<ComandaSummary[]>([]);
   const [total, setTotal] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [selected, setSelected] = useState<number | null>(null);
-  const [mesas, setMesas] = useState<Mesa[]>([]);
-  const [productos, setProductos] = useState<Producto[]>([]);
 
   const load = async (f: Filters, from: number) => {
     setError(null);
     try {
-      const answer = await api.call<ComandaSummary[]>('GET', `/comandas?${listQuery(f, from)}`);
-      setRows(answer.body);
-      setTotal(Number(answer.headers.get('X-Total-Count') ?? answer.body.length));
+      const { data, response } = await answer(
+        api.GET('/api/v1/comandas', {
+          params: {
+            query: {
+              estado: f.estado || undefined,
+              id_mesa: f.id_mesa ? Number(f.id_mesa) : undefined,
+              id_usuario: f.id_usuario ? Number(f.id_usuario) : undefined,
+              desde: f.desde || undefined,
+              hasta: f.hasta || undefined,
+              eliminada: f.eliminada || undefined,
+              limit: PAGE,
+              offset: from,
+            },
+          },
+        }),
+      );
+      setRows(data);
+      setTotal(Number(response.headers.get('X-Total-Count') ?? data.length));
     } catch (err) {
       setError(err);
     }
@@ -67,28 +68,17 @@ export function History() {
     void load(filters, offset);
   }, [filters, offset]);
 
-  useEffect(() => {
-    Promise.all([
-      api.get<Mesa[]>('/mesas'),
-      api.get<Producto[]>('/productos?activo=true&limit=500'),
-    ])
-      .then(([m, p]) => {
-        setMesas(m);
-        setProductos(p);
-      })
-      .catch(setError);
-  }, [api]);
-
   const set = (change: Partial<Filters>) => {
     setOffset(0);
     setFilters({ ...filters, ...change });
   };
+  const filtered = JSON.stringify(filters) !== JSON.stringify(EMPTY);
 
   return (
-    <div class="floor">
+    <div class="floor history">
       <section class="panel" aria-label="Historial">
         <h2>Historial</h2>
-        <form class="toolbar" aria-label="Filtros" onSubmit={(e) => e.preventDefault()}>
+        <form class="filters" aria-label="Filtros" onSubmit={(e) => e.preventDefault()}>
           <label>
             Estado
             <select
@@ -107,21 +97,26 @@ export function History() {
               onChange={(e) => set({ id_mesa: e.currentTarget.value })}
             >
               <option value="">Todas</option>
-              {mesas.map((m) => (
+              {catalog.mesas.map((m) => (
                 <option key={m.id_mesa} value={m.id_mesa}>
-                  {m.numero}
+                  Mesa {m.numero}
                 </option>
               ))}
             </select>
           </label>
           <label>
-            Mozo (id)
-            <input
-              type="number"
-              min={1}
+            Mozo
+            <select
               value={filters.id_usuario}
               onChange={(e) => set({ id_usuario: e.currentTarget.value })}
-            />
+            >
+              <option value="">Todos</option>
+              {catalog.mozos.map((m) => (
+                <option key={m.id_usuario} value={m.id_usuario}>
+                  {m.activo ? m.nombre : `${m.nombre} (ya no trabaja)`}
+                </option>
+              ))}
+            </select>
           </label>
           <label>
             Desde
@@ -139,20 +134,35 @@ export function History() {
               onChange={(e) => set({ hasta: e.currentTarget.value })}
             />
           </label>
-          <label class="inline">
+          <label class="inline check">
             <input
               type="checkbox"
               checked={filters.eliminada}
               onChange={(e) => set({ eliminada: e.currentTarget.checked })}
-            />{' '}
-            Anuladas
+            />
+            <span>Solo anuladas</span>
           </label>
         </form>
-        <ErrorBanner error={error} onClose={() => setError(null)} />
-        <p class="muted" role="status">
-          {total === 1 ? '1 comanda' : `${total} comandas`}
-        </p>
-        <table class="table" aria-label="Comandas">
+        <ErrorBanner error={error ?? catalogError} onClose={() => setError(null)} />
+        <div class="list-head">
+          <p class="muted" role="status">
+            {plural(total, 'comanda', 'comandas')}
+          </p>
+          {filtered && (
+            <button type="button" class="link" onClick={() => set(EMPTY)}>
+              Quitar filtros
+            </button>
+          )}
+        </div>
+        <table class="table history-list" aria-label="Comandas">
+          <colgroup>
+            <col class="c-ticket" />
+            <col class="c-when" />
+            <col class="c-mesa" />
+            <col class="c-mozo" />
+            <col class="c-estado" />
+            <col class="c-total" />
+          </colgroup>
           <thead>
             <tr>
               <th>Ticket</th>
@@ -165,21 +175,35 @@ export function History() {
           </thead>
           <tbody>
             {rows.map((c) => (
-              <tr key={c.id_comanda}>
+              <tr key={c.id_comanda} class={c.id_comanda === selected ? 'selected' : undefined}>
                 <td>
-                  <button type="button" class="link" onClick={() => setSelected(c.id_comanda)}>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-pressed={c.id_comanda === selected}
+                    onClick={() => setSelected(c.id_comanda)}
+                  >
                     #{c.numero_ticket}
                   </button>
                 </td>
-                <td>{when(c.fec_apertura)}</td>
-                <td>{c.mesa ?? '—'}</td>
-                <td>{c.mozo ?? '—'}</td>
+                <td class="nowrap">{when(c.fec_apertura)}</td>
+                <td class="nowrap">{c.mesa ?? 'Llevar'}</td>
+                <td class="ellipsis" title={c.mozo ?? undefined}>
+                  {c.mozo ?? '—'}
+                </td>
                 <td>
-                  <span class={`pill ${stateOf(c)}`}>{stateOf(c)}</span>
+                  <span class={`pill ${estadoDe(c)}`}>{ESTADO[estadoDe(c)]}</span>
                 </td>
                 <td class="num">{soles(c.total)}</td>
               </tr>
             ))}
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={6} class="muted">
+                  Ninguna comanda con estos filtros.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
         <div class="pager">
@@ -204,17 +228,18 @@ export function History() {
           </button>
         </div>
       </section>
-      <div>
+      <div class="side">
         {selected !== null ? (
           <ComandaPanel
             id={selected}
-            mesas={mesas}
-            productos={productos}
+            catalog={catalog}
             showTimeline
             onChanged={() => void load(filters, offset)}
           />
         ) : (
-          <p class="panel muted">Elija una comanda para ver sus líneas y su historial.</p>
+          <p class="panel placeholder muted">
+            Elija una comanda para ver sus líneas y su historial.
+          </p>
         )}
       </div>
     </div>

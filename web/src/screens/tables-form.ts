@@ -2,39 +2,16 @@
  * The rules of the Tablas screen, without DOM (unit tested in tables-form.spec.ts): which
  * columns the form shows (the generic insert's rule 1, docs/generic-tables.md), the input for a
  * PostgreSQL type, the typed JSON body from the form's strings, and which field a 400 is about.
+ * The shapes are the API's, generated from its OpenAPI document.
  */
+import type { ApiError, Schemas } from '../api';
 
-/** A column of `GET /schema/:table` (docs/generic-tables.md). */
-export interface SchemaColumn {
-  name: string;
-  position?: number;
-  /** format_type(): `integer`, `numeric(12,2)`, `timestamp with time zone` ... */
-  type: string;
-  /** The base type: int4, numeric, text, timestamptz, jsonb ... */
-  udt: string;
-  nullable: boolean;
-  default: string | null;
-  identity: 'ALWAYS' | 'BY DEFAULT' | null;
-  generated: boolean;
-  maxLength: number | null;
-  primaryKey: boolean;
-  foreign: { table: string; column: string; constraint?: string } | null;
-}
+type SchemaColumn = Schemas['ColumnDto'];
+type TableSchema = Schemas['TableSchema'];
+type Option = Schemas['OptionItem'];
 
-export interface TableSchema {
-  table: string;
-  /** Not in the documented answer (the service keeps it internal); read when present. */
-  kind?: 'table' | 'view';
-  columns: SchemaColumn[];
-}
-
-/** An entry of `GET /options/:table/:column`. */
-export interface Option {
-  id: string | number;
-  label: string | null;
-}
-
-export type Row = Record<string, unknown>;
+/** A row of `GET /table/:table`, or the one an insert stored: column name → value. */
+export type Row = Schemas['InsertedRow']['inserted'];
 
 /**
  * Rule 1 of POST /table/:table: primary-key columns, identity columns, columns whose default is
@@ -49,11 +26,6 @@ export function insertableColumns(schema: TableSchema): SchemaColumn[] {
   return [...schema.columns]
     .filter(isInsertable)
     .sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
-}
-
-/** A view takes no insert (400 NOT_INSERTABLE). The schema does not say so: `vw_` names them. */
-export function isView(schema: TableSchema): boolean {
-  return schema.kind ? schema.kind === 'view' : /^vw_/.test(schema.table);
 }
 
 /** NOT NULL without a default: the insert fails (23502) unless the user gives a value. */
@@ -279,13 +251,7 @@ export function withZoneOffset(local: string, timeZone: string): string {
 }
 
 /** What a 400 of POST /table/:table says, as ApiError holds it. */
-export interface InsertFailure {
-  status: number;
-  code: string;
-  message: string;
-  detail?: unknown;
-  body?: Record<string, unknown>;
-}
+export type InsertFailure = Pick<ApiError, 'status' | 'code' | 'message' | 'detail' | 'body'>;
 
 function reason(failure: InsertFailure, column: SchemaColumn | undefined): string {
   switch (failure.code) {
@@ -313,8 +279,8 @@ function reason(failure: InsertFailure, column: SchemaColumn | undefined): strin
 /**
  * The fields a 400 is about, each with its message: `column`, or `columns` for a key of several,
  * else the column a `constraint` named `ck_<table>_<column>` (`uq_`, `fk_`) is on, else an
- * INVALID_VALUE's `detail.column`. Empty when it names no field of the form: the page then
- * shows the error in its banner.
+ * INVALID_VALUE's `detail.column`. The field says what is wrong in a few words and the code;
+ * the service's own message is in the form's banner. Empty when it names no field of the form.
  */
 export function fieldErrorsOf(
   failure: InsertFailure,
@@ -340,7 +306,7 @@ export function fieldErrorsOf(
   for (const name of named) {
     const column = byName.get(name);
     if (!column) continue;
-    errors[name] = `${reason(failure, column)}: ${failure.message} (${failure.code})`;
+    errors[name] = `${reason(failure, column)} (${failure.code})`;
   }
   return errors;
 }

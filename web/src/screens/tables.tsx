@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../api';
+import { ApiError, isAbort, ok, type Schemas } from '../api';
 import { ErrorBanner, Notice } from '../components';
 import { useSession } from '../session';
 import {
@@ -11,23 +11,19 @@ import {
   inputKind,
   insertableColumns,
   isRequired,
-  isView,
   numberStep,
   rowKey,
   usesTextarea,
   type Draft,
-  type Option,
   type Row,
-  type SchemaColumn,
-  type TableSchema,
 } from './tables-form';
+
+type SchemaColumn = Schemas['ColumnDto'];
+type TableSchema = Schemas['TableSchema'];
+type Option = Schemas['OptionItem'];
 
 const LIMITS = [10, 25, 50, 100];
 const LAST_TABLE = 'comandas.tablas.ultima';
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
-}
 
 function rememberedTable(): string {
   try {
@@ -57,8 +53,7 @@ export function Tables() {
   // the allowed tables, once
   useEffect(() => {
     const controller = new AbortController();
-    api
-      .get<string[]>('/tables', { signal: controller.signal })
+    ok(api.GET('/api/v1/tables', { signal: controller.signal }))
       .then((names) => {
         setTables(names);
         const last = rememberedTable();
@@ -82,17 +77,17 @@ export function Tables() {
     const controller = new AbortController();
     const signal = controller.signal;
     setLoadError(null);
-    api
-      .get<TableSchema>(`/schema/${encodeURIComponent(table)}`, { signal })
+    ok(api.GET('/api/v1/schema/{table}', { params: { path: { table } }, signal }))
       .then((s) => {
         setSchema(s);
         const foreign = insertableColumns(s).filter((c) => c.foreign);
         for (const column of foreign) {
-          api
-            .get<Option[]>(
-              `/options/${encodeURIComponent(table)}/${encodeURIComponent(column.name)}`,
-              { signal },
-            )
+          ok(
+            api.GET('/api/v1/options/{table}/{column}', {
+              params: { path: { table, column: column.name } },
+              signal,
+            }),
+          )
             .then((list) => setOptions((o) => ({ ...o, [column.name]: list })))
             // without options the field stays a plain input
             .catch((err) => !isAbort(err) && setOptions((o) => ({ ...o, [column.name]: [] })));
@@ -108,10 +103,12 @@ export function Tables() {
     if (!table) return;
     const controller = new AbortController();
     setRowsError(null);
-    api
-      .get<Row[]>(`/table/${encodeURIComponent(table)}?limit=${limit}`, {
+    ok(
+      api.GET('/api/v1/table/{table}', {
+        params: { path: { table }, query: { limit } },
         signal: controller.signal,
-      })
+      }),
+    )
       .then(setRows)
       .catch((err) => !isAbort(err) && setRowsError(err));
     return () => controller.abort();
@@ -208,7 +205,7 @@ export function Tables() {
               </span>
             </Notice>
           )}
-          {isView(schema) ? (
+          {schema.kind === 'view' ? (
             <p class="muted">{table} es una vista: solo se puede leer.</p>
           ) : insertableColumns(schema).length === 0 ? (
             <p class="muted">
@@ -255,6 +252,14 @@ function RowsList({
     const option = options[name]?.find((o) => String(o.id) === text);
     return option?.label ? `${option.label} (${text})` : text;
   };
+  // numbers right-aligned under a right-aligned header; a key shown by its label reads as text
+  const byName = new Map(columns.map((c) => [c.name, c]));
+  const numeric = (name: string): boolean => {
+    const column = byName.get(name);
+    if (!column) return typeof rows[0]?.[name] === 'number';
+    const kind = inputKind(column);
+    return (kind === 'integer' || kind === 'decimal') && !options[name]?.length;
+  };
   return (
     <>
       <p class="muted">
@@ -266,7 +271,7 @@ function RowsList({
           <thead>
             <tr>
               {names.map((name) => (
-                <th key={name} scope="col">
+                <th key={name} scope="col" class={numeric(name) ? 'num' : undefined}>
                   {name}
                 </th>
               ))}
@@ -281,7 +286,7 @@ function RowsList({
                   return (
                     <td
                       key={name}
-                      class={typeof row[name] === 'number' ? 'num' : undefined}
+                      class={numeric(name) ? 'num' : undefined}
                       title={long ? text : undefined}
                     >
                       {row[name] === null || row[name] === undefined ? (
@@ -367,16 +372,20 @@ function InsertForm({
     setErrors({});
     setBusy(true);
     try {
-      const answer = await api.post<{ inserted: Row }>(`/table/${encodeURIComponent(table)}`, body);
+      const answer = await ok(
+        api.POST('/api/v1/table/{table}', { params: { path: { table } }, body }),
+      );
       setDraft(emptyDraft(columns));
       setTouched(new Set());
       onSaved(answer.inserted);
     } catch (err) {
       const at = err instanceof ApiError ? fieldErrorsOf(err, table, columns) : {};
+      // the fields it is about, and the service's message with its code in the banner
+      setError(err);
       if (Object.keys(at).length > 0) {
         setErrors(at);
         setFocus(firstOf(at));
-      } else setError(err);
+      }
     } finally {
       setBusy(false);
     }
@@ -388,7 +397,7 @@ function InsertForm({
         Solo se envían los campos que complete; los demás toman su valor por defecto.{' '}
         <span aria-hidden="true">*</span> obligatorio.
       </p>
-      <div class="form-grid">
+      <div class="form-grid wide-fields">
         {columns.map((column) => (
           <Field
             key={column.name}

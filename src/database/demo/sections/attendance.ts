@@ -1,6 +1,5 @@
-import type { DemoDataSummary } from '../demo-data';
 import { SIN_SALIDA, STAFF } from '../restaurant';
-import { type DemoSeed, clock, json } from '../seed-helpers';
+import { type DemoDataSummary, type DemoSeed, clock, json } from '../seed-helpers';
 
 interface MarcaRow {
   id_raw: number;

@@ -1,6 +1,5 @@
-import type { DemoDataSummary } from '../demo-data';
 import { CATEGORIAS, MATERIAS, PRODUCTOS, categoriaId, materiaId } from '../restaurant';
-import { type DemoSeed, at, idOf, json, money, qty } from '../seed-helpers';
+import { type DemoDataSummary, type DemoSeed, at, idOf, json, money, qty } from '../seed-helpers';
 
 /** The menu: categories, raw materials, products and their recipes (no draw of the generator). */
 export async function seedCatalogue(

@@ -1,4 +1,3 @@
-import type { DemoDataSummary } from '../demo-data';
 import {
   ADMIN,
   CAJERO_DIA,
@@ -12,7 +11,7 @@ import {
   OBSERVACIONES,
   PRODUCTOS,
 } from '../restaurant';
-import { type DemoSeed, at, json, qty } from '../seed-helpers';
+import { type DemoDataSummary, type DemoSeed, at, json, qty } from '../seed-helpers';
 
 interface ComandaRow {
   id_comanda: number;

@@ -1,6 +1,5 @@
-import type { DemoDataSummary } from '../demo-data';
 import { CLIENTES, MESAS } from '../restaurant';
-import { type DemoSeed, at, json, ruc } from '../seed-helpers';
+import { type DemoDataSummary, type DemoSeed, at, json, ruc } from '../seed-helpers';
 
 /** Customers (with documentos unique against the staff's) and the dining room's tables. */
 export async function seedCustomersAndTables(

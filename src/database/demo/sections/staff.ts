@@ -1,6 +1,5 @@
-import type { DemoDataSummary } from '../demo-data';
 import { ROLES, STAFF, rolId } from '../restaurant';
-import { type DemoSeed, at, idOf, json } from '../seed-helpers';
+import { type DemoDataSummary, type DemoSeed, at, idOf, json } from '../seed-helpers';
 
 /** Roles, the staff (usuarios) and the roles of each: the first draws of the generator. */
 export async function seedStaff(

@@ -3,9 +3,17 @@
  * them (see seedDemoData).
  */
 
-import type { DemoDataSummary } from '../demo-data';
 import { MATERIAS, PROVEEDORES, materiaId, productoId } from '../restaurant';
-import { type DemoSeed, at, idOf, json, money, qty, ruc } from '../seed-helpers';
+import {
+  type DemoDataSummary,
+  type DemoSeed,
+  at,
+  idOf,
+  json,
+  money,
+  qty,
+  ruc,
+} from '../seed-helpers';
 
 interface CompraRow {
   id_compra: number;

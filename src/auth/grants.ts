@@ -1,0 +1,56 @@
+import { PERMISSIONS, permissionsOf, type Permission } from './permissions';
+
+/**
+ * A set of permissions: what a caller may do. Interned, one instance per distinct set, so that
+ * the callers holding the same permissions share one and it can key a cache (the live stream
+ * serializes an event once per distinct set among its subscribers; there are as few as there
+ * are combinations of roles).
+ */
+export class Grants {
+  private static readonly interned = new Map<string, Grants>();
+  private static readonly byRoles = new Map<string, Grants>();
+
+  /** Every permission: the caller with AUTH_MODE=off, and the admin. */
+  static readonly ALL = Grants.of(PERMISSIONS);
+  /** No permission: a caller whose roles give nothing. */
+  static readonly NONE = Grants.of([]);
+
+  private readonly set: ReadonlySet<Permission>;
+
+  private constructor(
+    /** The permissions in PERMISSIONS order, joined: equal sets, equal keys. */
+    readonly key: string,
+    permissions: readonly Permission[],
+  ) {
+    this.set = new Set(permissions);
+  }
+
+  /** The set of these permissions. */
+  static of(permissions: readonly Permission[]): Grants {
+    const ordered = PERMISSIONS.filter((permission) => permissions.includes(permission));
+    const key = ordered.join(' ');
+    let grants = Grants.interned.get(key);
+    if (grants === undefined) {
+      grants = new Grants(key, ordered);
+      Grants.interned.set(key, grants);
+    }
+    return grants;
+  }
+
+  /** What roles named as stored in usua_roles give (docs/security.md). */
+  static ofRoles(roles: readonly string[]): Grants {
+    const key = roles.join('\u0000');
+    let grants = Grants.byRoles.get(key);
+    if (grants === undefined) {
+      grants = Grants.of(permissionsOf(roles));
+      // role names come from tenants' tables: keep the memo small whatever they hold
+      if (Grants.byRoles.size >= 1_000) Grants.byRoles.clear();
+      Grants.byRoles.set(key, grants);
+    }
+    return grants;
+  }
+
+  has(permission: Permission): boolean {
+    return this.set.has(permission);
+  }
+}

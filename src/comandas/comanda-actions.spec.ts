@@ -1,0 +1,118 @@
+import type { Request } from 'express';
+import { REQUIRED_PERMISSION, type PermissionResolver } from '../auth/auth.decorators';
+import { Grants } from '../auth/grants';
+import { ROLE_NAMES, type Permission } from '../auth/permissions';
+import { ROUTE_ACTIONS } from '../auth/resource-actions';
+import { COMANDA_ACCIONES, updateActionOf, type UpdateAction } from './comanda-actions';
+import {
+  allowedActions,
+  COMANDA_ACTIONS,
+  COMANDA_STATES,
+  type ComandaAction,
+} from './comanda-state';
+import { ComandasController } from './comandas.controller';
+
+/** A PUT /comandas/:id body that does each thing the route does. */
+const PUT_BODIES: Record<UpdateAction, object> = {
+  abrir: { action: 'abrir' },
+  cerrar: { action: 'cerrar' },
+  restaurar: { action: 'restaurar' },
+  transferir: { id_mesa: 3 },
+  editar: { observacion: 'sin ají' },
+};
+
+/** Each route that performs actions: the actions, and the permission it asks for each. */
+function routes(): { route: string; action: ComandaAction; permission: Permission }[] {
+  const prototype = ComandasController.prototype as unknown as Record<string, object>;
+  return Object.getOwnPropertyNames(prototype).flatMap((name) => {
+    const handler = prototype[name];
+    const actions = Reflect.getMetadata(ROUTE_ACTIONS, handler) as ComandaAction[] | undefined;
+    if (!actions) return [];
+    const required = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as
+      Permission | PermissionResolver;
+    return actions.map((action) => ({
+      route: name,
+      action,
+      permission:
+        typeof required === 'function'
+          ? required({ body: PUT_BODIES[action as UpdateAction] } as Request)
+          : required,
+    }));
+  });
+}
+
+describe('comanda actions: one map of action → permission, for the routes and `acciones`', () => {
+  it('every action has a route, and each route asks for its action’s permission', () => {
+    const declared = routes();
+    expect(declared.map((r) => r.action).sort()).toEqual([...COMANDA_ACTIONS].sort());
+    for (const { route, action, permission } of declared)
+      expect({ route, action, permission }).toEqual({
+        route,
+        action,
+        permission: COMANDA_ACCIONES.permissionOf(action),
+      });
+  });
+
+  it('gives each role the actions docs/comandas.md lists, per state', () => {
+    const table = Object.fromEntries(
+      ROLE_NAMES.map((role) => [
+        role,
+        Object.fromEntries(
+          COMANDA_STATES.map((state) => [
+            state,
+            COMANDA_ACCIONES.permitted(state, Grants.ofRoles([role])),
+          ]),
+        ),
+      ]),
+    );
+    expect(table).toEqual({
+      admin: {
+        abierta: [
+          'cerrar',
+          'editar',
+          'eliminar',
+          'agregar_item',
+          'modificar_item',
+          'quitar_item',
+          'dividir',
+          'unir',
+          'transferir',
+        ],
+        cerrada: ['abrir', 'eliminar'],
+        eliminada: ['restaurar'],
+      },
+      cajero: {
+        abierta: ['cerrar', 'dividir', 'unir', 'transferir'],
+        cerrada: ['abrir'],
+        eliminada: [],
+      },
+      mozo: {
+        abierta: [
+          'editar',
+          'agregar_item',
+          'modificar_item',
+          'quitar_item',
+          'dividir',
+          'unir',
+          'transferir',
+        ],
+        cerrada: [],
+        eliminada: [],
+      },
+      cocina: { abierta: [], cerrada: [], eliminada: [] },
+    });
+  });
+
+  it('gives every action the state allows with every permission (AUTH_MODE=off)', () => {
+    for (const state of COMANDA_STATES)
+      expect(COMANDA_ACCIONES.permitted(state, Grants.ALL)).toEqual(allowedActions(state));
+  });
+
+  it('reads what a PUT does from its body, as the service audits it', () => {
+    for (const [action, body] of Object.entries(PUT_BODIES))
+      expect(updateActionOf(body)).toBe(action);
+    expect(updateActionOf({ id_mesa: 3, observacion: 'terraza' })).toBe('editar');
+    expect(updateActionOf({ action: 'eliminar' })).toBe('editar');
+    expect(updateActionOf({})).toBe('editar');
+  });
+});

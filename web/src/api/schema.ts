@@ -1,0 +1,7408 @@
+/**
+ * Generated from the service's OpenAPI document by `npm run build` (scripts/generate-client.js).
+ * Do not edit: change the service's DTOs and rebuild. `npm run lint` fails when this file is stale.
+ */
+
+export interface paths {
+  '/api/v1/tenant': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant of X-Tenant-ID: name, time zone and effective feature switches */
+    get: operations['TenantController_current_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller: user, roles and permissions */
+    get: operations['MeController_me_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Liveness and readiness: the control database answers (503 otherwise); tenant databases that do not answer are listed (degraded) */
+    get: operations['HealthController_health'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live changes of comandas (Server-Sent Events)
+     * @description One `event: comanda` per audit entry, `id:` = the entry id, `data:` = the entry (accion, actor, time) and the comanda summary, whose `acciones` are what the subscriber may do to it now (as in GET /comandas); a comment heartbeat every 15 s. Last-Event-ID (or lastEventId) replays what came after it, up to 1,000 entries or 24 hours; beyond, `event: reset` (reload the list). 503 TOO_MANY_STREAMS past SSE_MAX_CLIENTS on this instance.
+     */
+    get: operations['ComandaStreamController_stream_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List comandas, newest first
+     * @description Deleted ones only with eliminada=true. The total count is in X-Total-Count.
+     */
+    get: operations['ComandasController_list_v1'];
+    put?: never;
+    /** Open a comanda (optionally with its first lines) */
+    post: operations['ComandasController_create_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A comanda with its lines (also when eliminada) */
+    get: operations['ComandasController_get_v1'];
+    /**
+     * Transition (abrir, cerrar, restaurar) or partial change of an open comanda
+     * @description {"action":"cerrar"} closes an open comanda (total = sum of its lines); "abrir" reopens a closed one; "restaurar" undoes a logical delete. Without action: a change of id_mesa, id_usuario, id_cliente, observacion while abierta; id_mesa alone is a transfer (audited as transferir). An action with fields, or an unknown field, is 400.
+     */
+    put: operations['ComandasController_update_v1'];
+    post?: never;
+    /**
+     * Logical delete: the row is kept with eliminada = true
+     * @description An optional reason (motivo) in the JSON body or the query is kept in the audit trail.
+     */
+    delete: operations['ComandasController_remove_v1'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/eventos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Audit trail of the comanda, oldest first */
+    get: operations['ComandasController_events_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add a line to an open comanda, at the product price of now */
+    post: operations['ComandasController_addItem_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/items/{itemId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Void a line of an open comanda
+     * @description An optional reason (motivo) in the JSON body or the query is kept in the audit trail with a snapshot of the line.
+     */
+    delete: operations['ComandasController_removeItem_v1'];
+    options?: never;
+    head?: never;
+    /** Change the quantity or note of a line of an open comanda */
+    patch: operations['ComandasController_changeItem_v1'];
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/split': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Split: move quantities of lines to a new open comanda
+     * @description Each listed line moves whole when its cantidad is all of it, or is split in two (same product, price, note, author) when less. The new comanda sits at id_mesa (default: the same table) with id_cliente (default: none). If-Match applies to the comanda split. Both get a dividir audit entry.
+     */
+    post: operations['ComandasController_split_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Merge: move every line of other open comandas into this one
+     * @description Every comanda listed must be abierta (409 INVALID_TRANSITION naming it otherwise); each ends eliminada with motivo "unida a {numero_ticket}". If-Match applies to this comanda. Every comanda touched gets a unir audit entry and a new version.
+     */
+    post: operations['ComandasController_merge_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/reservas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The reservations of one business day, in time order
+     * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     fecha defaults to today in the tenant’s time zone. The total count is in X-Total-Count.
+     */
+    get: operations['ReservasController_list_v1'];
+    put?: never;
+    /**
+     * [switchable, on by default] Book a reservation (with or without its table)
+     * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['ReservasController_create_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/reservas/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] A reservation
+     * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['ReservasController_get_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * [switchable, on by default] Partial change of a pendiente reservation
+     * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The fields sent change, the others stay; id_mesa, telefono, observacion and id_cliente can be cleared with null. A new table, day or time is checked against the table rule.
+     */
+    patch: operations['ReservasController_update_v1'];
+    trace?: never;
+  };
+  '/api/v1/reservas/{id}/sentar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Seat the party: pendiente → sentada, opening a comanda on the table
+     * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The comanda is opened in the same transaction: if it cannot be opened (an unknown table or waiter), the reservation stays pendiente. The answer carries its id_comanda.
+     */
+    post: operations['ReservasController_seat_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/reservas/{id}/cancelar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Cancel: pendiente → cancelada, with a reason
+     * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['ReservasController_cancel_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/reservas/{id}/no-show': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] The party did not come: pendiente → no_show
+     * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['ReservasController_noShow_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/productos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Products, by category name then product name
+     * @description q searches the name ignoring case (accents must match; `%` and `_` are literal). The total count is in X-Total-Count.
+     */
+    get: operations['CatalogoController_productos_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/mesas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Dining tables by number, each with its open comandas
+     * @description abiertas: the comandas abierta and not deleted at the table.
+     */
+    get: operations['CatalogoController_mesas_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/mozos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Waiters by name, to pick one or filter comandas by one
+     * @description Staff holding the mozo role, and anyone who is the waiter of a comanda. Their name only.
+     */
+    get: operations['CatalogoController_mozos_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The table and view names the generic routes accept
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['GenericTablesController_tables_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/schema/{table}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Columns of a table with their metadata and foreign key
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['GenericTablesController_schema_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/options/{table}/{column}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] {id, label} of the table a column points to, ordered by label, at most 1000
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Label: nombre, razon_social, documento, else the first text column. [] without a foreign key.
+     */
+    get: operations['GenericTablesController_options_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/table/{table}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Rows of a table, newest primary key first
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     limit: default 100; above 1000 gives 1000; not a positive integer is 400 INVALID_LIMIT.
+     */
+    get: operations['GenericTablesController_rows_v1'];
+    put?: never;
+    /**
+     * [switchable, on by default] Insert a row: insertable columns only, other keys ignored, all defaults when none is usable
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['GenericTablesController_insert_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/get_producto/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] A product with its recipe
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['RpcController_getProducto_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/save_producto': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Insert or update a product and replace its recipe → {id_producto}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_saveProducto_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/get_materia/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] A raw material with its suppliers
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['RpcController_getMateria_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/save_materia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Insert or update a raw material and replace its suppliers → {id_mat_prima}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_saveMateria_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/find_usuarios_por_documentos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Users keyed by document number (a non-array docs is empty)
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_findUsuarios_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/import_asistencia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Import attendance punches (idempotent) and re-pair the affected days
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_importAsistencia_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/asistencia_get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] A person's raw punches and paired intervals for a range
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     doc, desde and hasta are required: a missing or malformed one (a date that is not YYYY-MM-DD, a blank document) is 400 VALIDATION_FAILED naming it.
+     */
+    post: operations['RpcController_asistenciaGet_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/asistencia_update_raw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Correct a raw punch; the pairs are recalculated
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_asistenciaUpdateRaw_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/asistencia_delete_raw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Delete a raw punch; the pairs are recalculated
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_asistenciaDeleteRaw_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/report_tickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Yearly ticket report: per month, count and total of closed comandas
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     year from the body, else the query; an integer 2000-2100, else the current year.
+     */
+    post: operations['RpcController_reportTickets_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/report_asistencia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Attendance report per person
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     desde/hasta YYYY-MM-DD; otherwise the 30 days before today through today.
+     */
+    post: operations['RpcController_reportAsistencia_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/save_compra': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Insert (id_compra null) or update a purchase with its lines → {id_compra, total}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_saveCompra_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/get_compra': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] A purchase with its lines, for editing
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_getCompra_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/delete_compra': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Delete a purchase with its lines → {ok: true}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_deleteCompra_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/report_gastos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Yearly expenses (query variant of POST report_gastos)
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['RpcController_reportGastosQuery_v1'];
+    put?: never;
+    /**
+     * [switchable, on by default] Yearly expenses: per month and per supplier (year: int, default current)
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_reportGastos_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/device-drivers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The drivers loaded at start (drivers/ and DEVICE_DRIVERS_PATH) */
+    get: operations['DeviceDriversController_list_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/device-drivers/validate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate a manifest: {valid, errors: [{path, message}], warnings: [{path, message}]}
+     * @description valid and errors follow the manifest schema alone (extra properties allowed): a valid manifest is loaded. warnings say what importing with it needs: the record format a file or http driver reads with (a ZKTeco layout is assumed when it names none) and why it cannot import (an unknown format, invalid settings).
+     */
+    post: operations['DeviceDriversController_validate_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/asistencia/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a time-clock export into import_asistencia
+     * @description multipart/form-data: `file` (attlog.dat, CSV ...) and `driver` (a file driver). Streamed in batches; importing the same file again inserts nothing.
+     */
+    post: operations['AttendanceImportController_import_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    CurrentTenantDto: {
+      /** @example demo */
+      slug: string;
+      /** @example Cevichería Demo */
+      name: string;
+      /**
+       * @description Always active here: a suspended or provisioning tenant is refused first
+       * @enum {string}
+       */
+      status: 'active';
+      /** @example America/Lima */
+      timeZone: string;
+      /** @description Effective switches: the tenant override, else the global FEATURE_* variable */
+      features?: {
+        /** @description Schema-driven reading and inserting over an allow-list of tables (docs/generic-tables.md) */
+        genericTables: boolean;
+        /** @description Business operations over store functions: recipes, purchases, attendance, reports (docs/rpc.md) */
+        rpc: boolean;
+        /** @description Table reservations (docs/reservas.md) */
+        reservas: boolean;
+      };
+    };
+    MeDto: {
+      /**
+       * @description The token’s user; null without authentication
+       * @example 4
+       */
+      id_usuario: number | null;
+      /** @example Rosa Quispe */
+      nombre: string | null;
+      /**
+       * @description Roles held (usua_roles)
+       * @example [
+       *       "mozo"
+       *     ]
+       */
+      roles: string[];
+      /**
+       * @description What the roles give (docs/security.md); every permission without authentication
+       * @example [
+       *       "comandas:read",
+       *       "comandas:write"
+       *     ]
+       */
+      permissions: string[];
+    };
+    DatabaseHealth: {
+      /** @enum {string} */
+      status: 'up' | 'down';
+      /** @description Round trip of SELECT 1 on the control database, in milliseconds (when up) */
+      latencyMs?: number;
+    };
+    ConnectionsHealth: {
+      /** @description The most PostgreSQL connections this instance may open: CONTROL_POOL_MAX + TENANT_DATASOURCE_MAX × (TENANT_POOL_MAX + 1) */
+      budget: number;
+      /** @description LISTEN connections of the live streams open now (one per tenant with subscribers) */
+      listeners: number;
+      /** @description Live streams (GET /comandas/stream) open now */
+      streams: number;
+    };
+    HealthReport: {
+      /**
+       * @description degraded: some tenant databases do not answer (the others are served)
+       * @enum {string}
+       */
+      status: 'ok' | 'degraded' | 'unavailable';
+      database: components['schemas']['DatabaseHealth'];
+      /** @description Whether the service runs on its embedded PostgreSQL */
+      embeddedDatabase: boolean;
+      /** @description Tenant DataSources open right now */
+      tenantDataSources: number;
+      /** @description Tenants whose database does not answer (of those in use since the start), e.g. during an outage */
+      tenantsDown: string[];
+      connections: components['schemas']['ConnectionsHealth'];
+      /** @description Seconds since the process started */
+      uptimeSeconds: number;
+    };
+    HealthUnavailableReport: {
+      /**
+       * @description degraded: some tenant databases do not answer (the others are served)
+       * @enum {string}
+       */
+      status: 'ok' | 'degraded' | 'unavailable';
+      database: components['schemas']['DatabaseHealth'];
+      /** @description Whether the service runs on its embedded PostgreSQL */
+      embeddedDatabase: boolean;
+      /** @description Tenant DataSources open right now */
+      tenantDataSources: number;
+      /** @description Tenants whose database does not answer (of those in use since the start), e.g. during an outage */
+      tenantsDown: string[];
+      connections: components['schemas']['ConnectionsHealth'];
+      /** @description Seconds since the process started */
+      uptimeSeconds: number;
+      /** @example The control database does not answer */
+      error: string;
+      /** @enum {string} */
+      code: 'DATABASE_UNAVAILABLE';
+    };
+    ComandaSummary: {
+      /** @example 301 */
+      id_comanda: number;
+      /**
+       * @description Ticket number printed for the customer
+       * @example 301
+       */
+      numero_ticket: number;
+      /**
+       * @description null = take-away
+       * @example 3
+       */
+      id_mesa: number | null;
+      /**
+       * @description Table number
+       * @example 3
+       */
+      mesa: number | null;
+      /** @example 4 */
+      id_usuario: number | null;
+      /**
+       * @description Waiter
+       * @example Rosa Quispe
+       */
+      mozo: string | null;
+      /** @example null */
+      id_cliente: number | null;
+      /** @example null */
+      cliente: string | null;
+      /** @enum {string} */
+      estado: 'abierta' | 'cerrada';
+      /** @example 2026-11-22T13:05:09-05:00 */
+      fec_apertura: string;
+      /** @example null */
+      fec_cierre: string | null;
+      /**
+       * @description Sum of the line subtotals
+       * @example 64.5
+       */
+      total: number;
+      /**
+       * @description Number of lines
+       * @example 3
+       */
+      n_items: number;
+      /**
+       * @deprecated
+       * @description Deprecated: the same count as n_items, removed in the next release
+       * @example 3
+       */
+      items: number;
+      /** @example false */
+      eliminada: boolean;
+      /**
+       * @description Optimistic-concurrency version (the ETag)
+       * @example 2
+       */
+      version: number;
+      /**
+       * @description What the caller may do to this comanda now: the actions its state allows (abierta, cerrada, eliminada) that the caller’s roles give the permission of (every action the state allows with AUTH_MODE=off). Named as the routes and the audit trail name them, in a fixed order (abrir, cerrar, restaurar, editar, eliminar, agregar_item, modificar_item, quitar_item, dividir, unir, transferir). A screen shows the buttons listed; a rule beyond the state can still refuse one (cerrar an empty comanda: 409 COMANDA_EMPTY).
+       * @example [
+       *       "cerrar",
+       *       "dividir",
+       *       "unir",
+       *       "transferir"
+       *     ]
+       */
+      acciones: (
+        | 'abrir'
+        | 'cerrar'
+        | 'restaurar'
+        | 'editar'
+        | 'eliminar'
+        | 'agregar_item'
+        | 'modificar_item'
+        | 'quitar_item'
+        | 'dividir'
+        | 'unir'
+        | 'transferir'
+      )[];
+    };
+    ComandaStreamEvent: {
+      /**
+       * @description The audit entry (also the event id)
+       * @example 5012
+       */
+      id_evento: number;
+      /** @example 301 */
+      id_comanda: number;
+      /** @enum {string} */
+      accion:
+        | 'crear'
+        | 'abrir'
+        | 'cerrar'
+        | 'restaurar'
+        | 'editar'
+        | 'eliminar'
+        | 'agregar_item'
+        | 'modificar_item'
+        | 'quitar_item'
+        | 'dividir'
+        | 'unir'
+        | 'transferir';
+      /**
+       * @description Actor, when known
+       * @example 4
+       */
+      id_usuario: number | null;
+      /** @example Rosa Quispe */
+      usuario: string | null;
+      /** @example null */
+      motivo: string | null;
+      /** @example 2026-11-22T13:30:00-05:00 */
+      fec_evento: string;
+      /** @description The comanda as it is when the event is sent (its version is at least the entry’s) */
+      comanda: components['schemas']['ComandaSummary'];
+    };
+    /** @description Every error: a message for people, a machine code (a name such as `COMANDA_NOT_FOUND` or a PostgreSQL SQLSTATE such as `23503`), an optional detail and the request id; some errors add fields of their own at the top level. */
+    ErrorBody: {
+      /** @description What went wrong, for people */
+      error: string;
+      /** @description Machine code: a name (`VALIDATION_FAILED`) or a SQLSTATE (`23503`) */
+      code: string;
+      /** @description Depends on the code: the list of violations (`VALIDATION_FAILED`: one message per field), the database detail (constraint violations), or an object naming the values involved; null when the database gave none */
+      detail?:
+        | string[]
+        | (string | null)
+        | {
+            [key: string]: unknown;
+          };
+      /** @description The request id, also in the X-Request-Id header and in the service log */
+      requestId?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    ItemInput: {
+      /** @example 12 */
+      id_producto: number;
+      /**
+       * @description Greater than 0, up to 3 decimals
+       * @example 2
+       */
+      cantidad: number;
+      /** @example sin ají */
+      nota?: string | null;
+      /**
+       * @description Staff member adding the line (default: the waiter)
+       * @example 4
+       */
+      id_usuario?: number;
+    };
+    CreateComandaBody: {
+      /**
+       * @description Table; null = take-away
+       * @example 3
+       */
+      id_mesa?: number | null;
+      /**
+       * @description Waiter
+       * @example 4
+       */
+      id_usuario?: number | null;
+      /**
+       * @description Customer
+       * @example null
+       */
+      id_cliente?: number | null;
+      /** @example mesa junto a la ventana */
+      observacion?: string | null;
+      /** @description Lines ordered with the comanda */
+      items?: components['schemas']['ItemInput'][];
+    };
+    ComandaItem: {
+      /** @example 977 */
+      id_item: number;
+      /** @example 12 */
+      id_producto: number;
+      /** @example Ceviche clásico */
+      producto: string;
+      /** @example 2 */
+      cantidad: number;
+      /**
+       * @description Price captured when ordered
+       * @example 32
+       */
+      precio_unitario: number;
+      /** @example 64 */
+      subtotal: number;
+      /** @example sin ají */
+      nota: string | null;
+      /**
+       * @description Who added the line
+       * @example 4
+       */
+      id_usuario: number | null;
+      /** @example Rosa Quispe */
+      usuario: string | null;
+      /** @example 2026-11-22T13:06:00-05:00 */
+      fec_registro: string;
+    };
+    ComandaDetail: {
+      /** @example 301 */
+      id_comanda: number;
+      /**
+       * @description Ticket number printed for the customer
+       * @example 301
+       */
+      numero_ticket: number;
+      /**
+       * @description null = take-away
+       * @example 3
+       */
+      id_mesa: number | null;
+      /**
+       * @description Table number
+       * @example 3
+       */
+      mesa: number | null;
+      /** @example 4 */
+      id_usuario: number | null;
+      /**
+       * @description Waiter
+       * @example Rosa Quispe
+       */
+      mozo: string | null;
+      /** @example null */
+      id_cliente: number | null;
+      /** @example null */
+      cliente: string | null;
+      /** @enum {string} */
+      estado: 'abierta' | 'cerrada';
+      /** @example 2026-11-22T13:05:09-05:00 */
+      fec_apertura: string;
+      /** @example null */
+      fec_cierre: string | null;
+      /**
+       * @description Sum of the line subtotals
+       * @example 64.5
+       */
+      total: number;
+      /**
+       * @description Number of lines
+       * @example 3
+       */
+      n_items: number;
+      /**
+       * @deprecated
+       * @description Deprecated: the same count as n_items, removed in the next release
+       * @example 3
+       */
+      items: number;
+      /** @example false */
+      eliminada: boolean;
+      /**
+       * @description Optimistic-concurrency version (the ETag)
+       * @example 2
+       */
+      version: number;
+      /**
+       * @description What the caller may do to this comanda now: the actions its state allows (abierta, cerrada, eliminada) that the caller’s roles give the permission of (every action the state allows with AUTH_MODE=off). Named as the routes and the audit trail name them, in a fixed order (abrir, cerrar, restaurar, editar, eliminar, agregar_item, modificar_item, quitar_item, dividir, unir, transferir). A screen shows the buttons listed; a rule beyond the state can still refuse one (cerrar an empty comanda: 409 COMANDA_EMPTY).
+       * @example [
+       *       "cerrar",
+       *       "dividir",
+       *       "unir",
+       *       "transferir"
+       *     ]
+       */
+      acciones: (
+        | 'abrir'
+        | 'cerrar'
+        | 'restaurar'
+        | 'editar'
+        | 'eliminar'
+        | 'agregar_item'
+        | 'modificar_item'
+        | 'quitar_item'
+        | 'dividir'
+        | 'unir'
+        | 'transferir'
+      )[];
+      /** @example null */
+      observacion: string | null;
+      /** @example null */
+      fec_eliminacion: string | null;
+      lineas: components['schemas']['ComandaItem'][];
+    };
+    UpdateComandaBody: {
+      /**
+       * @description Table; null = take-away
+       * @example 3
+       */
+      id_mesa?: number | null;
+      /**
+       * @description Waiter
+       * @example 4
+       */
+      id_usuario?: number | null;
+      /**
+       * @description Customer
+       * @example null
+       */
+      id_cliente?: number | null;
+      /** @example mesa junto a la ventana */
+      observacion?: string | null;
+      /**
+       * @description A transition; no other field with it
+       * @enum {string}
+       */
+      action?: 'abrir' | 'cerrar' | 'restaurar';
+      /** @description Reason kept in the audit trail */
+      motivo?: string;
+    };
+    DeleteComandaBody: {
+      /** @example cliente se retiró */
+      motivo?: string;
+    };
+    ComandaEvento: {
+      /** @example 591 */
+      id_evento: number;
+      /** @enum {string} */
+      accion:
+        | 'crear'
+        | 'abrir'
+        | 'cerrar'
+        | 'restaurar'
+        | 'editar'
+        | 'eliminar'
+        | 'agregar_item'
+        | 'modificar_item'
+        | 'quitar_item'
+        | 'dividir'
+        | 'unir'
+        | 'transferir';
+      /**
+       * @description Actor, when known
+       * @example null
+       */
+      id_usuario: number | null;
+      /** @example null */
+      usuario: string | null;
+      /** @example cliente se retiró */
+      motivo: string | null;
+      /**
+       * @example {
+       *       "estado": "abierta",
+       *       "total": 64
+       *     }
+       */
+      antes: Record<string, never> | null;
+      /**
+       * @example {
+       *       "estado": "cerrada",
+       *       "total": 64
+       *     }
+       */
+      despues: Record<string, never> | null;
+      /** @example 2026-11-22T13:30:00-05:00 */
+      fec_evento: string;
+    };
+    ItemChange: {
+      /** @example 3 */
+      cantidad?: number;
+      /** @example bien cocido */
+      nota?: string | null;
+    };
+    SplitLine: {
+      /**
+       * @description A line of the comanda
+       * @example 12
+       */
+      id_item: number;
+      /**
+       * @description How much of the line moves: all of it moves the line, less splits it in two
+       * @example 1
+       */
+      cantidad: number;
+    };
+    SplitComandaBody: {
+      lineas: components['schemas']['SplitLine'][];
+      /**
+       * @description Table of the new comanda (default: the same table)
+       * @example 5
+       */
+      id_mesa?: number | null;
+      /**
+       * @description Customer of the new comanda (default: none)
+       * @example null
+       */
+      id_cliente?: number | null;
+    };
+    SplitResult: {
+      /** @description The comanda split, without what moved */
+      origen: components['schemas']['ComandaDetail'];
+      /** @description The new open comanda, with what moved */
+      nueva: components['schemas']['ComandaDetail'];
+    };
+    MergeComandaBody: {
+      /**
+       * @description Ids of open comandas; each ends eliminada with motivo "unida a {numero_ticket}"
+       * @example [
+       *       302,
+       *       305
+       *     ]
+       */
+      comandas: number[];
+    };
+    ReservaDto: {
+      /** @example 41 */
+      id_reserva: number;
+      /** @example Familia Pérez */
+      nombre: string;
+      /** @example 4 */
+      personas: number;
+      /**
+       * Format: date
+       * @description Business day, tenant time zone
+       * @example 2026-11-28
+       */
+      fecha: string;
+      /**
+       * @description HH:MM, tenant time zone
+       * @example 20:30
+       */
+      hora: string;
+      /**
+       * @description null: no table yet
+       * @example 3
+       */
+      id_mesa: number | null;
+      /**
+       * @description Table number
+       * @example 3
+       */
+      mesa: number | null;
+      /** @example 987 654 321 */
+      telefono: string | null;
+      /** @example null */
+      observacion: string | null;
+      /** @example null */
+      id_cliente: number | null;
+      /**
+       * @description Customer name
+       * @example null
+       */
+      cliente: string | null;
+      /**
+       * @example pendiente
+       * @enum {string}
+       */
+      estado: 'pendiente' | 'sentada' | 'cancelada' | 'no_show';
+      /**
+       * @description The comanda opened when the party was seated
+       * @example null
+       */
+      id_comanda: number | null;
+      /**
+       * @description Reason of a cancellation
+       * @example null
+       */
+      motivo: string | null;
+      /**
+       * @description Who booked it (null without authentication)
+       * @example 2
+       */
+      id_usuario_registro: number | null;
+      /**
+       * @description When it was booked
+       * @example 2026-11-22T13:05:09-05:00
+       */
+      fec_registro: string;
+      /**
+       * @description Who seated, cancelled or marked it no_show (null without authentication)
+       * @example null
+       */
+      id_usuario_estado: number | null;
+      /**
+       * @description When it left pendiente
+       * @example null
+       */
+      fec_estado: string | null;
+      /**
+       * @description Optimistic-concurrency version (the ETag)
+       * @example 1
+       */
+      version: number;
+      /**
+       * @description What the caller may do to this reservation now: the actions its state allows (only pendiente allows any) that the caller’s roles give the permission of (every action the state allows with AUTH_MODE=off), in a fixed order: editar (PATCH), sentar, cancelar, no_show (POST .../no-show). A screen shows the buttons listed.
+       * @example [
+       *       "editar",
+       *       "sentar",
+       *       "cancelar"
+       *     ]
+       */
+      acciones: ('editar' | 'sentar' | 'cancelar' | 'no_show')[];
+    };
+    CreateReservaBody: {
+      /** @example Familia Pérez */
+      nombre: string;
+      /** @example 4 */
+      personas: number;
+      /**
+       * Format: date
+       * @description Business day YYYY-MM-DD in the tenant time zone; not before today
+       * @example 2026-11-28
+       */
+      fecha: string;
+      /**
+       * @description Time HH:MM in the tenant time zone
+       * @example 20:30
+       */
+      hora: string;
+      /**
+       * @description Table; may be given later, or when the party is seated
+       * @example 3
+       */
+      id_mesa?: number | null;
+      /** @example 987 654 321 */
+      telefono?: string | null;
+      /** @example cumpleaños, una silla para bebé */
+      observacion?: string | null;
+      /**
+       * @description Customer
+       * @example null
+       */
+      id_cliente?: number | null;
+    };
+    UpdateReservaBody: {
+      /** @example Familia Pérez Rojas */
+      nombre?: string;
+      /** @example 6 */
+      personas?: number;
+      /**
+       * Format: date
+       * @description Business day YYYY-MM-DD in the tenant time zone; not before today
+       * @example 2026-11-29
+       */
+      fecha?: string;
+      /**
+       * @description Time HH:MM in the tenant time zone
+       * @example 21:00
+       */
+      hora?: string;
+      /**
+       * @description Table; null: none yet
+       * @example 5
+       */
+      id_mesa?: number | null;
+      telefono?: string | null;
+      observacion?: string | null;
+      /** @description Customer; null: none */
+      id_cliente?: number | null;
+    };
+    SentarReservaBody: {
+      /**
+       * @description The table the party sits at (default: the reservation’s)
+       * @example 3
+       */
+      id_mesa?: number;
+      /**
+       * @description Waiter of the comanda opened (default: whoever seats the party)
+       * @example 4
+       */
+      id_usuario?: number;
+    };
+    CancelarReservaBody: {
+      /** @example el cliente llamó para cancelar */
+      motivo: string;
+    };
+    ProductoDto: {
+      /** @example 1 */
+      id_producto: number;
+      /** @example Ceviche clásico */
+      nombre: string;
+      /**
+       * @description Current sale price
+       * @example 38
+       */
+      precio: number;
+      /**
+       * @description false: withdrawn, not on sale
+       * @example true
+       */
+      activo: boolean;
+      /** @example 1 */
+      id_categoria: number | null;
+      /**
+       * @description Category name (null: none)
+       * @example Platos
+       */
+      categoria: string | null;
+    };
+    MesaDto: {
+      /** @example 3 */
+      id_mesa: number;
+      /**
+       * @description The number the staff know it by
+       * @example 3
+       */
+      numero: number;
+      /** @example terraza */
+      zona: string | null;
+      /**
+       * @description Seats
+       * @example 4
+       */
+      capacidad: number;
+      /**
+       * @description false: retired
+       * @example true
+       */
+      activo: boolean;
+      /**
+       * @description Comandas open at the table (abierta, not deleted)
+       * @example 1
+       */
+      abiertas: number;
+    };
+    MozoDto: {
+      /** @example 4 */
+      id_usuario: number;
+      /**
+       * @description Full name, as a comanda’s `mozo` shows it
+       * @example Jorge Luis Rojas Chávez
+       */
+      nombre: string;
+      /**
+       * @description false: former staff
+       * @example true
+       */
+      activo: boolean;
+    };
+    ColumnDto: {
+      /** @example id_categoria */
+      name: string;
+      /** @example 6 */
+      position: number;
+      /** @example integer */
+      type: string;
+      /** @example int4 */
+      udt: string;
+      nullable: boolean;
+      /** @example null */
+      default: string | null;
+      /** @enum {string|null} */
+      identity: 'ALWAYS' | 'BY DEFAULT' | null;
+      /** @description A computed column (never written) */
+      generated: boolean;
+      maxLength: number | null;
+      primaryKey: boolean;
+      /** @description Its single-column foreign key, or null */
+      foreign?: {
+        /** @example fk_productos_id_categoria */
+        constraint: string;
+        /** @example categorias */
+        table: string;
+        /** @example id_categoria */
+        column: string;
+      } | null;
+    };
+    TableSchema: {
+      /** @example productos */
+      table: string;
+      /**
+       * @description A table, or a view (read only: POST /table/:table answers 400 NOT_INSERTABLE)
+       * @example table
+       * @enum {string}
+       */
+      kind: 'table' | 'view';
+      columns: components['schemas']['ColumnDto'][];
+    };
+    OptionItem: {
+      /**
+       * @description The referenced key
+       * @example 1
+       */
+      id: number;
+      /** @example Ceviches */
+      label: string | null;
+    };
+    InsertedRow: {
+      /**
+       * @example {
+       *       "id_categoria": 8,
+       *       "nombre": "Postres",
+       *       "descripcion": null,
+       *       "activo": true
+       *     }
+       */
+      inserted: {
+        [key: string]: unknown;
+      };
+    };
+    AsistenciaMarcaDto: {
+      /** @example 1 */
+      id_raw: number;
+      /**
+       * Format: date
+       * @description As read
+       * @example 2026-06-01
+       */
+      fecha: string;
+      /**
+       * @description HH:MM:SS, as read
+       * @example 18:00:00
+       */
+      hora: string;
+      /**
+       * @description null: no mode (the punches alternate)
+       * @enum {string|null}
+       */
+      modo: 'entrada' | 'salida' | null;
+      /** @example attlog.dat */
+      origen: string | null;
+      /**
+       * @description The clock’s other fields; `original` and `editado_en` after a manual edit
+       * @example {
+       *       "device_id": "ZK-01",
+       *       "verify": 1
+       *     }
+       */
+      datos: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date
+       * @description The work day it counts for (before the day cut-off: the previous day)
+       * @example 2026-06-01
+       */
+      fecha_trabajo: string;
+    };
+    AsistenciaIntervaloDto: {
+      /** @example 1 */
+      id_intervalo: number;
+      /**
+       * Format: date
+       * @example 2026-06-01
+       */
+      fecha_trabajo: string;
+      /**
+       * @description Local date-time
+       * @example 2026-06-01T18:00:00
+       */
+      entrada: string;
+      /**
+       * @description Local date-time; null: still open (its out-punch is missing)
+       * @example 2026-06-02T01:30:00
+       */
+      salida: string | null;
+      /**
+       * @description null while open
+       * @example 450
+       */
+      minutos: number | null;
+    };
+    AsistenciaResumenDiaDto: {
+      /**
+       * Format: date
+       * @example 2026-06-01
+       */
+      fecha_trabajo: string;
+      /**
+       * @description Minutes of the closed intervals
+       * @example 450
+       */
+      minutos: number;
+      /**
+       * @description Intervals, open ones included
+       * @example 1
+       */
+      intervalos: number;
+      /**
+       * @description Punches used by the intervals
+       * @example 2
+       */
+      marcas: number;
+      /** @description An open interval or an out-punch with nothing open */
+      incompleto: boolean;
+    };
+    AsistenciaGetDto: {
+      /** @description The person; null when no user has the document (the lists are then empty) */
+      usuario: {
+        /** @example 1 */
+        id_usuario: number;
+        /** @example 40000001 */
+        documento: string;
+        /** @example Rosa */
+        nombre: string;
+        /** @example Quispe */
+        apellido: string | null;
+      } | null;
+      /** @description The raw punches of the work days, in time order (near-duplicates included) */
+      marcas: components['schemas']['AsistenciaMarcaDto'][];
+      /** @description The paired intervals */
+      intervalos: components['schemas']['AsistenciaIntervaloDto'][];
+      /** @description One summary per work day with punches, in date order */
+      resumen: components['schemas']['AsistenciaResumenDiaDto'][];
+    };
+    ReportAsistenciaPersonaDto: {
+      /** @example 1 */
+      id_usuario: number;
+      /** @example 40000001 */
+      documento: string;
+      /** @example Rosa */
+      nombre: string;
+      /** @example Quispe */
+      apellido: string | null;
+      /**
+       * @description Work days with punches
+       * @example 1
+       */
+      dias_trabajados: number;
+      /**
+       * @description Minutes of the closed intervals
+       * @example 480
+       */
+      minutos: number;
+      /**
+       * @description Days with an open interval or an out-punch with nothing open
+       * @example 0
+       */
+      dias_incompletos: number;
+    };
+    ReportAsistenciaDto: {
+      /**
+       * Format: date
+       * @example 2026-06-01
+       */
+      desde: string;
+      /**
+       * Format: date
+       * @example 2026-06-30
+       */
+      hasta: string;
+      /** @description People with at least one work day in the range, by apellido and nombre */
+      personas: components['schemas']['ReportAsistenciaPersonaDto'][];
+    };
+    ManifestErrorDto: {
+      /**
+       * @description JSON pointer of the offending or missing value ("" for the root)
+       * @example /transport
+       */
+      path: string;
+      /** @example must be one of file, tcp, http */
+      message: string;
+    };
+    DriverDto: {
+      /**
+       * @description The name of the driver’s directory
+       * @example zkteco-attlog
+       */
+      name: string;
+      /**
+       * @description drivers/ or DEVICE_DRIVERS_PATH
+       * @enum {string}
+       */
+      source: 'builtin' | 'external';
+      /**
+       * @description The manifest with the driver’s own settings
+       * @example {
+       *       "vendor": "ZKTeco",
+       *       "model": "attlog.dat",
+       *       "transport": "file",
+       *       "version": "1.0.0",
+       *       "format": "zk-attlog"
+       *     }
+       */
+      manifest: {
+        [key: string]: unknown;
+      };
+      /** @description The file import (POST /asistencia/import, npm run asistencia:import) takes it: a file driver whose record format is usable. false for a push (http) or tcp driver, which imports no file (the upload answers DRIVER_NOT_FILE), and for a driver whose format is unknown or whose settings are invalid (DRIVER_NOT_IMPORTABLE; warnings say why) */
+      importable: boolean;
+      /** @description A record format assumed, and why the driver cannot import, by path */
+      warnings: components['schemas']['ManifestErrorDto'][];
+    };
+    ManifestValidationDto: {
+      /** @description The manifest follows the manifest schema: the registry loads it */
+      valid: boolean;
+      /** @description Violations of the manifest schema, by path */
+      errors: components['schemas']['ManifestErrorDto'][];
+      /**
+       * @description What importing with the driver needs: a record format assumed because the manifest names none, or why it cannot import (an unknown format, invalid settings)
+       * @example [
+       *       {
+       *         "path": "/format",
+       *         "message": "not named: the ZKTeco attlog.dat layout is assumed"
+       *       }
+       *     ]
+       */
+      warnings: components['schemas']['ManifestErrorDto'][];
+    };
+    BadLineDto: {
+      /** @example 7 */
+      line: number;
+      /** @example date-time "2026-13-01 08:00:00" is not YYYY-MM-DD HH:MM:SS */
+      reason: string;
+    };
+    ImportSummaryDto: {
+      /** @example zkteco-attlog */
+      driver: string;
+      /**
+       * @description The file name, stored in asistencia_detalle.origen
+       * @example attlog.dat
+       */
+      origen: string;
+      /** @description Lines that are not blank */
+      read: number;
+      /** @description Well-formed punches sent to import_asistencia */
+      punches: number;
+      inserted: number;
+      /** @description Punches already stored */
+      duplicates: number;
+      /** @description Documents matching no user (first 1000) */
+      unknownDocuments: string[];
+      /** @description Punches of unknown documents (not stored) */
+      unknownDocumentPunches: number;
+      badLineCount: number;
+      /** @description First 1000 bad lines */
+      badLines: components['schemas']['BadLineDto'][];
+      /** @description Person-work days re-paired */
+      daysRecalculated: number;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description The id of the request (the caller’s own X-Request-Id when it is a sane token), also in error bodies and in every log line of the request */
+    'X-Request-Id': string;
+    /** @description Seconds to wait before trying again */
+    'Retry-After': number;
+    /** @description The Bearer challenge (RFC 6750), with error="invalid_token" when a token was sent */
+    'WWW-Authenticate': string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  TenantController_current_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CurrentTenantDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  MeController_me_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MeDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HealthController_health: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The control database answers: status ok, or degraded with tenantsDown */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthReport'];
+        };
+      };
+      /** @description The control database does not answer: the report with status unavailable, and the error and code (`DATABASE_UNAVAILABLE`) of the error envelope (Retry-After) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthUnavailableReport'];
+        };
+      };
+    };
+  };
+  ComandaStreamController_stream_v1: {
+    parameters: {
+      query?: {
+        /** @description Only events of comandas at this table (now, or before the change) */
+        id_mesa?: number;
+        /** @description Only events of comandas in this estado (now, or before the change) */
+        estado?: 'abierta' | 'cerrada';
+        /** @description Resume after this event id (for clients that cannot send the Last-Event-ID header) */
+        lastEventId?: number;
+        /** @description For EventSource (no headers): the tenant, when X-Tenant-ID cannot be sent (with Accept: text/event-stream) */
+        tenant?: string;
+        /** @description With AUTH_MODE=jwt, for EventSource (no headers): a token expiring within 5 minutes. Never logged. */
+        access_token?: string;
+      };
+      header?: {
+        /** @description The last event id received: the stream resumes after it */
+        'Last-Event-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The stream (text/event-stream), open until the client or the service ends it. The schema is the one of the `data:` of each `event: comanda` (a ComandaStreamEvent). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': components['schemas']['ComandaStreamEvent'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `INVALID_LAST_EVENT_ID` Last-Event-ID is not an event id (a non-negative integer); `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TOO_MANY_STREAMS` This instance serves SSE_MAX_CLIENTS live streams already (Retry-After): another instance may not; `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_list_v1: {
+    parameters: {
+      query?: {
+        /** @description Only comandas in this estado */
+        estado?: 'abierta' | 'cerrada';
+        /** @description Only comandas of this table */
+        id_mesa?: number;
+        /** @description Only comandas of this waiter */
+        id_usuario?: number;
+        /** @description Opened on or after this business day (YYYY-MM-DD, tenant time zone) */
+        desde?: string;
+        /** @description Opened on or before this business day (YYYY-MM-DD, tenant time zone) */
+        hasta?: string;
+        /** @description true: only the logically deleted comandas; false (default): only the others */
+        eliminada?: boolean;
+        /** @description Page size (above the maximum is 400, not cut) */
+        limit?: number;
+        /** @description Comandas skipped before the page */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of comandas */
+      200: {
+        headers: {
+          /** @description Comandas matching the filters, whatever the page */
+          'X-Total-Count'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaSummary'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_create_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateComandaBody'];
+      };
+    };
+    responses: {
+      /** @description The new comanda, abierta, version 1 */
+      201: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          /** @description The path of the new comanda */
+          Location?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `PRODUCT_NOT_FOUND` A line names a product that does not exist; `PRODUCT_INACTIVE` A line names a product that is not on sale; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_get_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The comanda */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_update_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateComandaBody'];
+      };
+    };
+    responses: {
+      /** @description The comanda as changed */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `ACTION_WITH_FIELDS` An action sent together with field changes; `EMPTY_CHANGE` Nothing to change; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Not allowed in the comanda’s current state (detail.estado); `COMANDA_EMPTY` A comanda without lines cannot be closed. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_remove_v1: {
+    parameters: {
+      query?: {
+        /** @description Reason kept in the audit trail (or motivo in the body) */
+        motivo?: string;
+      };
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['DeleteComandaBody'];
+      };
+    };
+    responses: {
+      /** @description The comanda, eliminada */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Already eliminada. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_events_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events, oldest first */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaEvento'][];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_addItem_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ItemInput'];
+      };
+    };
+    responses: {
+      /** @description The comanda with the new line */
+      201: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `PRODUCT_NOT_FOUND` A line names a product that does not exist; `PRODUCT_INACTIVE` A line names a product that is not on sale; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_removeItem_v1: {
+    parameters: {
+      query?: {
+        /** @description Reason kept in the audit trail (or motivo in the body) */
+        motivo?: string;
+      };
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+        /** @description A positive integer id */
+        itemId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['DeleteComandaBody'];
+      };
+    };
+    responses: {
+      /** @description The comanda without the line */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `ITEM_NOT_FOUND` The comanda has no line with this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_changeItem_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+        /** @description A positive integer id */
+        itemId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ItemChange'];
+      };
+    };
+    responses: {
+      /** @description The comanda as changed */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `EMPTY_CHANGE` Nothing to change; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `ITEM_NOT_FOUND` The comanda has no line with this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_split_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SplitComandaBody'];
+      };
+    };
+    responses: {
+      /** @description The comanda split (origen, its version + 1) and the new one (nueva, version 1) */
+      201: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          /** @description The path of the new comanda */
+          Location?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SplitResult'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `INVALID_SPLIT` A line to move is not on the comanda, is listed twice, or asks for more than it has; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ComandasController_merge_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MergeComandaBody'];
+      };
+    };
+    responses: {
+      /** @description This comanda with all the lines */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `INVALID_MERGE` A comanda to merge does not exist, is listed twice, or is the target itself; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` A comanda to merge is not abierta (detail.id_comanda, detail.estado); `INVALID_TRANSITION` This comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReservasController_list_v1: {
+    parameters: {
+      query?: {
+        /** @description The business day (YYYY-MM-DD, tenant time zone); default: today there */
+        fecha?: string;
+        /** @description Only reservations in this estado */
+        estado?: 'pendiente' | 'sentada' | 'cancelada' | 'no_show';
+        /** @description Only reservations of this table */
+        id_mesa?: number;
+        /** @description Page size (above the maximum is 400, not cut) */
+        limit?: number;
+        /** @description Reservations skipped before the page */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of reservations */
+      200: {
+        headers: {
+          /** @description Reservations matching the filters, whatever the page */
+          'X-Total-Count'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservaDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReservasController_create_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateReservaBody'];
+      };
+    };
+    responses: {
+      /** @description The new reservation, pendiente, version 1 */
+      201: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          /** @description The path of the new reservation */
+          Location?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `RESERVA_IN_THE_PAST` fecha is before today in the tenant’s time zone; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `MESA_ALREADY_BOOKED` Another pendiente reservation of the table is closer than RESERVAS_WINDOW_MINUTES. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReservasController_get_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reservation */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservaDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `RESERVA_NOT_FOUND` No reservation has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReservasController_update_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateReservaBody'];
+      };
+    };
+    responses: {
+      /** @description The reservation as changed */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `EMPTY_CHANGE` Nothing to change; `RESERVA_IN_THE_PAST` fecha is before today in the tenant’s time zone; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `RESERVA_NOT_FOUND` No reservation has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Not allowed in the reservation’s current state (detail.estado): only a pendiente one changes; `MESA_ALREADY_BOOKED` Another pendiente reservation of the table is closer than RESERVAS_WINDOW_MINUTES. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReservasController_seat_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SentarReservaBody'];
+      };
+    };
+    responses: {
+      /** @description The reservation, sentada, with the id_comanda of the comanda opened */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `MESA_REQUIRED` Seating a reservation without a table needs id_mesa; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `RESERVA_NOT_FOUND` No reservation has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Not allowed in the reservation’s current state (detail.estado): only a pendiente one changes. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReservasController_cancel_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CancelarReservaBody'];
+      };
+    };
+    responses: {
+      /** @description The reservation, cancelada */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `RESERVA_NOT_FOUND` No reservation has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Not allowed in the reservation’s current state (detail.estado): only a pendiente one changes. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReservasController_noShow_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reservation, no_show */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `RESERVA_NOT_FOUND` No reservation has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Not allowed in the reservation’s current state (detail.estado): only a pendiente one changes. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CatalogoController_productos_v1: {
+    parameters: {
+      query?: {
+        /** @description Part of the name, ignoring case; `%` and `_` are plain characters (empty: every product) */
+        q?: string;
+        /** @description true: only the products on sale; false: only the withdrawn ones; default: all */
+        activo?: boolean;
+        /** @description Only the products of this category */
+        id_categoria?: number;
+        /** @description Page size (above the maximum is 400, not cut) */
+        limit?: number;
+        /** @description Products skipped before the page */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of products */
+      200: {
+        headers: {
+          /** @description Products matching the filters, whatever the page */
+          'X-Total-Count'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductoDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CatalogoController_mesas_v1: {
+    parameters: {
+      query?: {
+        /** @description true: only the tables in use; false: only the retired ones; default: all */
+        activo?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tables */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MesaDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CatalogoController_mozos_v1: {
+    parameters: {
+      query?: {
+        /** @description true: only the current staff; false: only the former ones; default: all */
+        activo?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The waiters */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MozoDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_tables_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The allowed names */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string[];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_schema_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The table and its columns */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TableSchema'];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_options_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+        /** @description A column of the table */
+        column: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The options, ordered by label */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OptionItem'][];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `UNKNOWN_COLUMN` The table has no such column; `INVALID_IDENTIFIER` A column name that is not an identifier; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_rows_v1: {
+    parameters: {
+      query?: {
+        /** @description Rows to return: 1 or more (above 1000 gives 1000); default 100 */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rows, each an object of its columns */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          }[];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `INVALID_LIMIT` limit is not a positive integer; `VALIDATION_FAILED` A query parameter other than limit, or limit given twice; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_insert_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+      };
+      cookie?: never;
+    };
+    /** @description Column values; keys that are not insertable columns are ignored */
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The row as stored */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InsertedRow'];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `NOT_INSERTABLE` The view takes no rows; `INVALID_VALUE` An object or array for a column that is not JSON; `23503` A referenced row that does not exist; `23505` A value already taken; `23514` A CHECK constraint refused a value; `23502` A required column left empty; `22P02` A value the column’s type cannot read, or another failure of the query: its SQLSTATE; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_getProducto_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer of the integer range */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_saveProducto_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_getMateria_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer of the integer range */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_saveMateria_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_findUsuarios_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_importAsistencia_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_asistenciaGet_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AsistenciaGetDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_asistenciaUpdateRaw_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_asistenciaDeleteRaw_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportTickets_v1: {
+    parameters: {
+      query?: {
+        /** @description The year (an integer; otherwise the current year in the tenant’s time zone) */
+        year?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportAsistencia_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReportAsistenciaDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_saveCompra_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_getCompra_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_deleteCompra_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportGastosQuery_v1: {
+    parameters: {
+      query?: {
+        /** @description The year (an integer; otherwise the current year in the tenant’s time zone) */
+        year?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportGastos_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DeviceDriversController_list_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DriverDto'][];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DeviceDriversController_validate_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManifestValidationDto'];
+        };
+      };
+      /** @description Bad request: `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AttendanceImportController_import_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** Format: binary */
+          file: Blob;
+          /** @example zkteco-attlog */
+          driver: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportSummaryDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `FILE_REQUIRED` No file field in the form; `UNKNOWN_DRIVER` No loaded driver has this name; `DRIVER_NOT_FILE` The driver reads no files; `DRIVER_NOT_IMPORTABLE` The driver’s record format is unknown or its settings are invalid; `EXPORT_HEADER_MISMATCH` The header row of a CSV export lacks a mapped column; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+}
