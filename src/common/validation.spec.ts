@@ -10,7 +10,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { createValidationPipe } from './validation';
+import { createValidationPipe, hasAtMostDecimals, IsDecimalNumber } from './validation';
 
 class Line {
   @IsInt()
@@ -35,6 +35,12 @@ class Body {
   @ValidateNested({ each: true })
   @Type(() => Line)
   items?: Line[];
+}
+
+class Quantity {
+  @IsDecimalNumber(3)
+  @Min(0.001)
+  cantidad!: number;
 }
 
 class Query {
@@ -89,6 +95,22 @@ describe('the validation pipe', () => {
     expect(await detailOf({ limit: ['5', '6'] }, 'query', Query)).toEqual([
       'limit must be given once (it was given 2 times)',
     ]);
+  });
+
+  it('counts the decimals of numbers whose text has an exponent (1e-7, 4e-323)', async () => {
+    for (const cantidad of [1e-7, -4e-323, 5e-324, 0.0001]) {
+      expect(await detailOf({ cantidad }, 'body', Quantity)).toEqual([
+        'cantidad must be a number with at most 3 decimals',
+      ]);
+    }
+    expect(await detailOf({ cantidad: '2' }, 'body', Quantity)).toEqual([
+      'cantidad must be a number with at most 3 decimals',
+    ]);
+    await expect(
+      pipe.transform({ cantidad: 0.125 }, { type: 'body', metatype: Quantity }),
+    ).resolves.toEqual({ cantidad: 0.125 });
+    expect([2, 0.001, 1234.5, 1e21].every((n) => hasAtMostDecimals(n, 3))).toBe(true);
+    expect([0.0005, NaN, Infinity, 1e-7].some((n) => hasAtMostDecimals(n, 3))).toBe(false);
   });
 
   it('converts and accepts valid values', async () => {

@@ -5,7 +5,9 @@ import {
   type ArgumentMetadata,
 } from '@nestjs/common';
 import {
+  ValidateBy,
   ValidatorConstraint,
+  type ValidationOptions,
   type ValidatorConstraintInterface,
   type ValidationArguments,
 } from 'class-validator';
@@ -23,6 +25,33 @@ export class IsBusinessDate implements ValidatorConstraintInterface {
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} must be a date YYYY-MM-DD`;
   }
+}
+
+/**
+ * Whether a finite number has at most `places` decimals. Read from the number itself, not from
+ * its text: `1e-7` has no "." in its text yet seven decimals (class-validator's
+ * `maxDecimalPlaces` reads the text and throws on it).
+ */
+export function hasAtMostDecimals(value: unknown, places: number): value is number {
+  return (
+    typeof value === 'number' && Number.isFinite(value) && Number(value.toFixed(places)) === value
+  );
+}
+
+/** A finite number with at most `places` decimals (a quantity, an amount). */
+export function IsDecimalNumber(places: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isNumber',
+      constraints: [places],
+      validator: {
+        validate: (value: unknown) => hasAtMostDecimals(value, places),
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'value'} must be a number with at most ${places} decimals`,
+      },
+    },
+    options,
+  );
 }
 
 /**

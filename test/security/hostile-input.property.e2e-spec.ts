@@ -29,7 +29,7 @@ const hostileString = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ 
 const hostileNumber = fc.oneof(
   fc.integer(),
   fc.double(),
-  fc.constantFrom(2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MAX_SAFE_INTEGER),
+  fc.constantFrom(2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MAX_SAFE_INTEGER, 1e-7, -4e-323),
 );
 const hostileValue = fc.oneof(
   hostileString,

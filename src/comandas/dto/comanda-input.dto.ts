@@ -7,7 +7,6 @@ import {
   IsDefined,
   IsIn,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
   Max,
@@ -15,6 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsDecimalNumber } from '../../common/validation';
 
 export const MAX_CANTIDAD = 10_000;
 const NOTE_MAX = 500;
@@ -34,7 +34,7 @@ export class ItemInput {
     example: 2,
     description: 'Greater than 0, up to 3 decimals',
   })
-  @IsNumber({ maxDecimalPlaces: 3, allowNaN: false, allowInfinity: false })
+  @IsDecimalNumber(3)
   @Min(0.001)
   @Max(MAX_CANTIDAD)
   cantidad!: number;
@@ -62,7 +62,7 @@ export class ItemInput {
 export class ItemChange {
   @ApiPropertyOptional({ type: Number, minimum: 0.001, maximum: MAX_CANTIDAD, example: 3 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 3, allowNaN: false, allowInfinity: false })
+  @IsDecimalNumber(3)
   @Min(0.001)
   @Max(MAX_CANTIDAD)
   cantidad?: number;
@@ -195,7 +195,7 @@ export class SplitLine {
     example: 1,
     description: 'How much of the line moves: all of it moves the line, less splits it in two',
   })
-  @IsNumber({ maxDecimalPlaces: 3, allowNaN: false, allowInfinity: false })
+  @IsDecimalNumber(3)
   @Min(0.001)
   @Max(MAX_CANTIDAD)
   cantidad!: number;
