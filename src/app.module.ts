@@ -17,6 +17,7 @@ import { AppLogger, type Logger } from './common/logging/logger';
 import { FeatureGuard } from './tenancy/feature.guard';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { rateLimitStorage } from './rate-limit/redis-rate-limit.storage';
+import { SignInModule } from './sign-in/sign-in.module';
 import { RouteTable } from './common/http/route-table';
 import { RequestTimeouts } from './common/http/request-timeouts';
 import { CONTROL_ENTITIES } from './control-entities';
@@ -94,6 +95,7 @@ export class AppModule implements NestModule {
         CatalogoModule,
         GenericTablesModule,
         RpcModule,
+        SignInModule,
         DeviceDriversModule,
         // the request guard prepares the keyed calls of @Idempotent() writes
         IdempotencyModule,

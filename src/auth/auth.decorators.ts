@@ -28,6 +28,10 @@ export interface AuthenticatedUser {
   id_usuario: number;
   /** The tenant claim of the token. */
   tenant: string;
+  /** The token's `jti`: its sign-in session (tokens from `npm run token` have none). */
+  sessionId?: string;
+  /** The token's `exp`, in seconds since the epoch. */
+  expiresAt?: number;
 }
 
 export type RequestWithUser = Request & { user?: AuthenticatedUser };

@@ -11,6 +11,7 @@ export type UnauthenticatedReason =
   | 'unknown_key'
   | 'invalid_claims'
   | 'unknown_user'
+  | 'session_ended'
   | 'query_token_too_long';
 
 /**

@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../common/config/config.tokens';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { CallerPermissions } from './caller-permissions';
 import { MeController } from './me.controller';
+import { StaffCache } from './staff-cache';
 import { StaffRepository } from './staff.repository';
 import { loadTokenKeys } from './token-keys';
 import { TokenVerifier } from './token-verifier';
@@ -30,7 +31,12 @@ import { TokenVerifier } from './token-verifier';
     },
     StaffRepository,
     CallerPermissions,
+    {
+      provide: StaffCache,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new StaffCache(config.TENANT_CACHE_TTL_MS),
+    },
   ],
-  exports: [TokenVerifier, StaffRepository, CallerPermissions],
+  exports: [TokenVerifier, StaffRepository, CallerPermissions, StaffCache],
 })
 export class AuthModule {}

@@ -46,7 +46,12 @@ export class AuthenticationGuard implements CanActivate {
     const requested = this.tenants.requestedSlug;
     if (requested !== undefined && requested !== claims.tenant)
       throw tenantMismatch(claims.tenant, requested);
-    request.user = { id_usuario: claims.userId, tenant: claims.tenant };
+    request.user = {
+      id_usuario: claims.userId,
+      tenant: claims.tenant,
+      sessionId: claims.sessionId,
+      expiresAt: claims.expiresAt,
+    };
     if (fromQuery) {
       const left = claims.expiresAt - Math.floor(Date.now() / 1000);
       if (left > QUERY_TOKEN_MAX_SECONDS)

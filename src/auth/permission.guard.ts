@@ -28,7 +28,6 @@ import { StaffRepository } from './staff.repository';
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
-  private readonly cache: StaffCache;
   private readonly plans: RoutePlans<{
     /** Public or tenant-less: no roles to read, a valid token is all the route asks. */
     open: boolean;
@@ -38,9 +37,9 @@ export class PermissionGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly staff: StaffRepository,
+    private readonly cache: StaffCache,
     routes: RouteTable,
   ) {
-    this.cache = new StaffCache(config.TENANT_CACHE_TTL_MS);
     this.plans = routes.plansOf((targets) => ({
       open:
         routeMetadata<boolean>(IS_PUBLIC, targets) === true ||
@@ -70,12 +69,17 @@ export class PermissionGuard implements CanActivate {
     const user = request.user;
     if (!user) throw unauthenticated('missing', 'Authentication required');
     const member = await this.cache.get(user.tenant, user.id_usuario, () =>
-      this.staff.findById(user.id_usuario),
+      this.staff.findWithSessions(user.id_usuario),
     );
     if (!member?.activo)
       throw unauthenticated(
         'unknown_user',
         `The token's user ${user.id_usuario} is not an active user of tenant "${user.tenant}"`,
+      );
+    if (user.sessionId !== undefined && member.revocadas.includes(user.sessionId))
+      throw unauthenticated(
+        'session_ended',
+        'This session has ended (signed out, or the credentials changed): sign in again',
       );
     RequestContext.assignLog({ user: user.id_usuario });
     const grants = Grants.ofRoles(member.roles);

@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'asistencia:import',
   'tables:access',
   'rpc:call',
+  'usuarios:credenciales',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,7 +1,8 @@
 import { StaffCache } from './staff-cache';
-import type { StaffMember } from './staff.repository';
+import type { StaffSessions } from './staff.repository';
 
-const member = (id: number, roles: string[] = ['mozo']): StaffMember => ({
+const member = (id: number, roles: string[] = ['mozo']): StaffSessions => ({
+  revocadas: [],
   id_usuario: id,
   documento: String(40000000 + id),
   nombre: `User ${id}`,

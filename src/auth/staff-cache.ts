@@ -1,4 +1,6 @@
-import type { StaffMember } from './staff.repository';
+import type { StaffSessions } from './staff.repository';
+
+type StaffMember = StaffSessions;
 
 interface Entry {
   member: StaffMember | undefined;
@@ -38,6 +40,14 @@ export class StaffCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     return member;
+  }
+
+  /**
+   * Drops what is cached of a user on this instance (their sign-out, a change of their
+   * credentials): the next request reads them again. Other instances see it within the TTL.
+   */
+  forget(tenant: string, userId: number): void {
+    this.entries.delete(`${tenant}\u0000${userId}`);
   }
 
   get size(): number {

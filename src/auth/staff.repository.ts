@@ -11,6 +11,12 @@ export interface StaffMember {
   roles: string[];
 }
 
+/** A staff member with what ends their sessions early, as the permission guard reads them. */
+export interface StaffSessions extends StaffMember {
+  /** The `jti` of their revoked sign-in sessions that have not expired yet (the deny-list). */
+  revocadas: string[];
+}
+
 const STAFF_SELECT = `
   SELECT u.id_usuario, u.documento, u.nombre, u.activo,
          COALESCE(array_agg(r.nombre ORDER BY r.nombre) FILTER (WHERE r.id_rol IS NOT NULL), '{}') AS roles
@@ -21,6 +27,24 @@ const STAFF_SELECT = `
 /** Users and their roles in the current tenant's database (usuarios, usua_roles, roles). */
 @Injectable()
 export class StaffRepository extends TenantRepository {
+  /** The member with their revoked sessions: one query, which the roles cache keeps. */
+  async findWithSessions(id: number): Promise<StaffSessions | undefined> {
+    const rows: StaffSessions[] = await this.db.query(
+      `SELECT u.id_usuario, u.documento, u.nombre, u.activo,
+              COALESCE((SELECT array_agg(r.nombre ORDER BY r.nombre)
+                          FROM usua_roles ur JOIN roles r ON r.id_rol = ur.id_rol
+                         WHERE ur.id_usuario = u.id_usuario), '{}') AS roles,
+              COALESCE((SELECT array_agg(s.jti::text)
+                          FROM sesiones_usuario s
+                         WHERE s.id_usuario = u.id_usuario AND s.revocada IS NOT NULL
+                           AND s.expira > now()), '{}') AS revocadas
+         FROM usuarios u
+        WHERE u.id_usuario = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
   async findById(id: number): Promise<StaffMember | undefined> {
     const rows: StaffMember[] = await this.db.query(
       `${STAFF_SELECT} WHERE u.id_usuario = $1 GROUP BY u.id_usuario`,

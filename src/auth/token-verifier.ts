@@ -21,7 +21,11 @@ export interface TokenClaims {
   tenant: string;
   /** `exp`, in seconds since the epoch. */
   expiresAt: number;
+  /** `jti`: the session of a token issued by sign-in (docs/sign-in.md), which logout revokes. */
+  sessionId?: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function userIdOf(sub: unknown): number | undefined {
   const text = typeof sub === 'number' ? String(sub) : sub;
@@ -72,7 +76,10 @@ export class TokenVerifier {
     const tenant = (payload as { tenant?: unknown }).tenant;
     if (typeof tenant !== 'string' || !isTenantSlug(tenant))
       throw unauthenticated('invalid_claims', 'The token has no tenant claim (a tenant slug)');
-    return { userId, tenant, expiresAt: payload.exp };
+    const jti = payload.jti;
+    if (jti !== undefined && (typeof jti !== 'string' || !UUID.test(jti)))
+      throw unauthenticated('invalid_claims', 'The token id (jti) must be a UUID');
+    return { userId, tenant, expiresAt: payload.exp, ...(jti ? { sessionId: jti } : {}) };
   }
 
   private keyFor(alg: string, kid: string | undefined): KeyObject {

@@ -1,8 +1,9 @@
 import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '../common/config/app-config';
+import { connectBriefly, counterRedisClient } from '../common/redis-client';
 import type { AppLogger, Logger } from '../common/logging/logger';
 import { FailOpenStorage } from './fail-open-storage';
 
@@ -16,12 +17,6 @@ export const RATE_LIMIT_KEY_PREFIX = 'comandas:rate-limit:';
 
 /** A count Redis has not answered in this time is given up (the request goes on uncounted). */
 const RATE_LIMIT_REDIS_DEADLINE_MS = 200;
-/** ioredis' own bound on a command, under the deadline above. */
-const COMMAND_TIMEOUT_MS = 150;
-/** How long a TCP connection to Redis may take to open. */
-const CONNECT_TIMEOUT_MS = 500;
-/** How long the start waits for Redis to be ready, so that the first requests are counted. */
-const READY_WAIT_MS = 1_000;
 /** At most one warning this often while Redis fails. */
 const WARN_EVERY_MS = 60_000;
 
@@ -53,20 +48,7 @@ export class RedisRateLimitStorage
   }
 
   static fromUrl(url: string, logger: Logger): RedisRateLimitStorage {
-    const redis = new Redis(url, {
-      keyPrefix: RATE_LIMIT_KEY_PREFIX,
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
-      // how long disconnect() waits for the socket to close (ioredis waits the whole time when
-      // the socket is already gone, e.g. after a refused connection: jest would wait for it)
-      disconnectTimeout: 200,
-      // connected when the application starts (onModuleInit), not when the module is defined
-      lazyConnect: true,
-    });
-    return new RedisRateLimitStorage(redis, logger);
+    return new RedisRateLimitStorage(counterRedisClient(url, RATE_LIMIT_KEY_PREFIX), logger);
   }
 
   override failed(error: unknown): void {
@@ -80,17 +62,7 @@ export class RedisRateLimitStorage
   async onModuleInit(): Promise<void> {
     const { host, port, db } = this.redis.options;
     this.log.info({ redis: `${host}:${port}/${db ?? 0}` }, 'Rate limit shared through Redis');
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.redis.off('ready', done).off('error', done);
-        resolve();
-      };
-      const timer = setTimeout(done, READY_WAIT_MS);
-      this.redis.once('ready', done).once('error', done);
-      // a failed first connection is an 'error' event (told by failed()); retried on its own
-      this.redis.connect().catch(() => undefined);
-    });
+    await connectBriefly(this.redis);
   }
 
   /** After the HTTP server has closed: no request counts any more. */

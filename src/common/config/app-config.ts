@@ -270,6 +270,13 @@ export class AppConfig {
   @MinLength(32, { message: 'a secret of at least 32 characters' })
   AUTH_JWT_SECRET?: string = undefined;
 
+  /**
+   * How long a session opened by sign-in lasts (POST /auth/login, /auth/pin): a shift. The
+   * token expires then and the staff member signs in again.
+   */
+  @EnvInt(1, 24)
+  AUTH_SESSION_HOURS = 12;
+
   /** Public key of RS256 tokens: a PEM file (public key or certificate) or a JWKS file. */
   @IsOptional()
   @IsString({ message: 'a file path' })

@@ -788,6 +788,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/auth/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with documento and password
+     * @description Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; after 5 failures for the account within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.
+     */
+    post: operations['SignInController_login_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/pin': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with a PIN (the floor tablet)
+     * @description A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; after 5 failures from one client address (or for one id_usuario) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.
+     */
+    post: operations['SignInController_pin_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign out: the token stops working at once
+     * @description Revokes the session of the token sent (its jti); other sessions of the user go on. On another instance of the service the token stops within TENANT_CACHE_TTL_MS.
+     */
+    post: operations['SignInController_logout_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/usuarios/{id}/credenciales': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set or remove a staff member’s password and/or PIN
+     * @description Stored only as slow salted hashes (scrypt); never returned. A password has at least 10 characters; a PIN has 4 to 6 digits, is not trivial (0000, 1234, 1212 ...) and is not another active staff member’s. Any change ends every open session of the user.
+     */
+    put: operations['CredentialsController_set_v1'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/device-drivers': {
     parameters: {
       query?: never;
@@ -1782,6 +1862,92 @@ export interface components {
       hasta: string;
       /** @description People with at least one work day in the range, by apellido and nombre */
       personas: components['schemas']['ReportAsistenciaPersonaDto'][];
+    };
+    LoginBody: {
+      /**
+       * @description The staff member’s documento
+       * @example 40218833
+       */
+      documento: string;
+      /**
+       * Format: password
+       * @example ceviche-de-lunes
+       */
+      password: string;
+    };
+    SessionUserDto: {
+      /** @example 4 */
+      id_usuario: number;
+      /** @example Jorge Luis Rojas */
+      nombre: string;
+      /**
+       * @example [
+       *       "mozo"
+       *     ]
+       */
+      roles: string[];
+      /**
+       * @example [
+       *       "comandas:read",
+       *       "comandas:write"
+       *     ]
+       */
+      permissions: string[];
+    };
+    SessionDto: {
+      /**
+       * @description A JWT (HS256) with sub, tenant, exp and jti: send it as Authorization: Bearer <token>
+       * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0ZW5hbnQiOiJkZW1vIn0.c2lnbmF0dXJl
+       */
+      access_token: string;
+      /**
+       * @example Bearer
+       * @enum {string}
+       */
+      token_type: 'Bearer';
+      /**
+       * Format: date-time
+       * @example 2026-11-24T23:00:00.000Z
+       */
+      expires_at: string;
+      usuario: components['schemas']['SessionUserDto'];
+    };
+    PinBody: {
+      /**
+       * @description 4 to 6 digits
+       * @example 4827
+       */
+      pin: string;
+      /**
+       * @description Whose PIN it is (optional: a PIN alone finds its owner)
+       * @example 4
+       */
+      id_usuario?: number;
+    };
+    CredentialsBody: {
+      /**
+       * @description At least 10 characters; null removes the password
+       * @example ceviche-de-lunes
+       */
+      password?: string | null;
+      /**
+       * @description 4 to 6 digits, not trivial (0000, 1234 ...), unique in the restaurant; null removes it
+       * @example 4827
+       */
+      pin?: string | null;
+    };
+    CredentialsDto: {
+      /** @example 4 */
+      id_usuario: number;
+      /** @description Whether the user has a password */
+      password: boolean;
+      /** @description Whether the user has a PIN */
+      pin: boolean;
+      /**
+       * @description Open sessions of the user that this change ended
+       * @example 1
+       */
+      sesiones_cerradas: number;
     };
     ManifestErrorDto: {
       /**
@@ -7133,6 +7299,435 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SignInController_login_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LoginBody'];
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `INVALID_CREDENTIALS` Unknown document or user, wrong password or wrong PIN: one answer for all. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SignInController_pin_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PinBody'];
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `INVALID_CREDENTIALS` Unknown document or user, wrong password or wrong PIN: one answer for all. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SignInController_logout_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `TOKEN_NOT_REVOCABLE` The token has no session id (made by npm run token or another issuer). */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CredentialsController_set_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CredentialsBody'];
+      };
+    };
+    responses: {
+      /** @description What the user has now */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CredentialsDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A password under 10 characters, or a trivial PIN; `EMPTY_CHANGE` Neither password nor pin was sent; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `USER_NOT_FOUND` No staff member has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `PIN_IN_USE` Another staff member has this PIN. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {

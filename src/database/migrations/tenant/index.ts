@@ -8,6 +8,7 @@ import { Reservas1764400000000 } from './1764400000000-reservas';
 import { FloorOperations1764500000000 } from './1764500000000-floor-operations';
 import { ComandaEventsNotify1764600000000 } from './1764600000000-comanda-events-notify';
 import { SetBasedAttendanceImport1764700000000 } from './1764700000000-set-based-attendance-import';
+import { Credenciales1764800000000 } from './1764800000000-credenciales';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -20,4 +21,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   FloorOperations1764500000000,
   ComandaEventsNotify1764600000000,
   SetBasedAttendanceImport1764700000000,
+  Credenciales1764800000000,
 ];

@@ -1,0 +1,82 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Public, type RequestWithUser } from '../auth/auth.decorators';
+import { unauthenticated } from '../auth/auth.errors';
+import { ApiTag } from '../common/decorators';
+import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { TenantScoped } from '../tenancy/tenancy.decorators';
+import { LoginBody, PinBody, SessionDto } from './dto/sign-in.dto';
+import { SIGN_IN_ERRORS } from './sign-in.errors';
+import { SignInService } from './sign-in.service';
+
+export const SIGN_IN_TAG =
+  'Staff sign-in: a PIN on the floor tablet, a password for managers; sessions and sign-out (docs/sign-in.md)';
+
+/**
+ * POST /auth/login, /auth/pin, /auth/logout. The first two need no token (they give one); all
+ * three answer 404 SIGN_IN_NOT_AVAILABLE unless AUTH_MODE=jwt with AUTH_JWT_SECRET.
+ */
+@ApiTag('auth', SIGN_IN_TAG)
+@TenantScoped()
+@Controller('auth')
+export class SignInController {
+  constructor(private readonly signIn: SignInService) {}
+
+  @Post('login')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign in with documento and password',
+    description:
+      'Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; after 5 failures for the account within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.',
+  })
+  @ApiOkResponse({ type: SessionDto, description: 'Signed in' })
+  @ApiErrors(
+    SIGN_IN_ERRORS.INVALID_CREDENTIALS,
+    SIGN_IN_ERRORS.TOO_MANY_ATTEMPTS,
+    SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE,
+    ERRORS.VALIDATION_FAILED,
+  )
+  login(@Body() body: LoginBody, @Req() request: Request): Promise<SessionDto> {
+    return this.signIn.login(body.documento, body.password, clientAddress(request));
+  }
+
+  @Post('pin')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign in with a PIN (the floor tablet)',
+    description:
+      'A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; after 5 failures from one client address (or for one id_usuario) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.',
+  })
+  @ApiOkResponse({ type: SessionDto, description: 'Signed in' })
+  @ApiErrors(
+    SIGN_IN_ERRORS.INVALID_CREDENTIALS,
+    SIGN_IN_ERRORS.TOO_MANY_ATTEMPTS,
+    SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE,
+    ERRORS.VALIDATION_FAILED,
+  )
+  pin(@Body() body: PinBody, @Req() request: Request): Promise<SessionDto> {
+    return this.signIn.pin(body.pin, body.id_usuario, clientAddress(request));
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Sign out: the token stops working at once',
+    description:
+      'Revokes the session of the token sent (its jti); other sessions of the user go on. On another instance of the service the token stops within TENANT_CACHE_TTL_MS.',
+  })
+  @ApiNoContentResponse({ description: 'Signed out' })
+  @ApiErrors(SIGN_IN_ERRORS.TOKEN_NOT_REVOCABLE, SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE)
+  async logout(@Req() request: RequestWithUser): Promise<void> {
+    if (!request.user) throw unauthenticated('missing', 'Sign out needs the session’s token');
+    await this.signIn.logout(request.user);
+  }
+}
+
+/** The client's address as Express sees it (TRUST_PROXY decides whether X-Forwarded-For counts). */
+function clientAddress(request: Request): string {
+  return request.ip ?? request.socket.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,207 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { sign } from 'jsonwebtoken';
+import type { AuthenticatedUser } from '../auth/auth.decorators';
+import { permissionsOf } from '../auth/permissions';
+import { StaffCache } from '../auth/staff-cache';
+import type { AppConfig } from '../common/config/app-config';
+import { APP_CONFIG } from '../common/config/config.tokens';
+import { AppLogger, type Logger } from '../common/logging/logger';
+import { TenantContext } from '../tenancy/tenant-context';
+import { ATTEMPT_COUNTER, type AttemptCounter } from './attempt-counter';
+import { CredentialsRepository, type SignInRow } from './credentials.repository';
+import type { CredentialsBody, CredentialsDto, SessionDto } from './dto/sign-in.dto';
+import { hashPassword, hashPin, needsRehash, verifySecret } from './secret-hashing';
+import { passwordProblem, pinProblem } from './secret-rules';
+import {
+  emptyCredentials,
+  invalidCredentials,
+  pinInUse,
+  signInNotAvailable,
+  tokenNotRevocable,
+  tooManyAttempts,
+  userNotFound,
+  weakSecret,
+} from './sign-in.errors';
+
+type Method = 'password' | 'pin';
+
+/**
+ * Staff sign-in (docs/sign-in.md): a password or a PIN against its scrypt hash, one answer for
+ * every wrong credential, the lockout, and the session token: the JWT the authentication guard
+ * already verifies (sub, tenant, exp) with a `jti` that sign-out revokes.
+ */
+@Injectable()
+export class SignInService {
+  /** The HS256 key, when this instance issues tokens (AUTH_MODE=jwt with AUTH_JWT_SECRET). */
+  private readonly key?: KeyObject;
+  private readonly unavailable?: string;
+  /** The PIN salt of each tenant: drawn once by its migration, never changed. */
+  private readonly salts = new Map<string, Buffer>();
+  private readonly log: Logger;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly credentials: CredentialsRepository,
+    private readonly tenants: TenantContext,
+    private readonly cache: StaffCache,
+    @Inject(ATTEMPT_COUNTER) private readonly attempts: AttemptCounter,
+    logger: AppLogger,
+  ) {
+    this.log = logger.child('SignIn');
+    if (config.AUTH_MODE !== 'jwt')
+      this.unavailable = 'AUTH_MODE is off: no route asks for a token';
+    else if (!config.AUTH_JWT_SECRET)
+      this.unavailable =
+        'tokens come from the issuer whose public key is configured (AUTH_JWT_PUBLIC_KEY_FILE); sign in there';
+    else this.key = createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8'));
+  }
+
+  /** 404 SIGN_IN_NOT_AVAILABLE unless this instance issues tokens. */
+  private requireAvailable(): KeyObject {
+    if (!this.key) throw signInNotAvailable(this.unavailable!);
+    return this.key;
+  }
+
+  async login(documento: string, password: string, address: string): Promise<SessionDto> {
+    this.requireAvailable();
+    const account = this.keyOf(`documento:${documento.trim()}`);
+    await this.refuseWhileLocked([account]);
+    const row = await this.credentials.byDocumento(documento.trim());
+    const valid = await verifySecret(password, row?.password_hash);
+    if (!valid || !row?.activo) return this.failed([account], 'password', address);
+    await this.attempts.reset(account);
+    if (needsRehash(row.password_hash!)) {
+      await this.credentials.rehashPassword(
+        row.id_usuario,
+        row.password_hash!,
+        await hashPassword(password),
+      );
+    }
+    return this.open(row, 'password');
+  }
+
+  async pin(pin: string, idUsuario: number | undefined, address: string): Promise<SessionDto> {
+    this.requireAvailable();
+    const keys = [this.keyOf(`address:${address}`)];
+    if (idUsuario !== undefined) keys.push(this.keyOf(`usuario:${idUsuario}`));
+    await this.refuseWhileLocked(keys);
+    // one hash, whichever way the PIN came: with the tenant's salt, it finds its owner
+    const hash = await hashPin(pin, await this.pinSalt());
+    const row =
+      idUsuario === undefined
+        ? await this.credentials.byPinHash(hash)
+        : await this.credentials.byId(idUsuario);
+    if (!row?.activo || row.pin_hash === null || !sameText(row.pin_hash, hash))
+      return this.failed(keys, 'pin', address);
+    // the device's count is not reset by a success: a PIN of one's own must not buy guesses
+    if (idUsuario !== undefined) await this.attempts.reset(keys[1]);
+    return this.open(row, 'pin');
+  }
+
+  async logout(user: AuthenticatedUser): Promise<void> {
+    this.requireAvailable();
+    if (user.sessionId === undefined) throw tokenNotRevocable();
+    await this.credentials.revokeSession(user.sessionId, user.id_usuario);
+    this.cache.forget(user.tenant, user.id_usuario);
+  }
+
+  /** PUT /usuarios/:id/credenciales: sets or removes a password and/or a PIN. */
+  async setCredentials(id: number, body: CredentialsBody): Promise<CredentialsDto> {
+    const { password, pin } = body;
+    if (password === undefined && pin === undefined) throw emptyCredentials();
+    const problems = [
+      typeof password === 'string' ? passwordProblem(password) : undefined,
+      typeof pin === 'string' ? pinProblem(pin) : undefined,
+    ].filter((p): p is string => p !== undefined);
+    if (problems.length > 0) throw weakSecret(problems);
+    const change: { password_hash?: string | null; pin_hash?: string | null } = {};
+    // the hashes are made before the transaction: it holds a lock, not a thread of the pool
+    const [passwordHash, pinHash] = await Promise.all([
+      typeof password === 'string' ? hashPassword(password) : password,
+      typeof pin === 'string' ? this.pinSalt().then((salt) => hashPin(pin, salt)) : pin,
+    ]);
+    if (passwordHash !== undefined) change.password_hash = passwordHash;
+    if (pinHash !== undefined) change.pin_hash = pinHash;
+    const result = await this.credentials.transaction(async () => {
+      if (!(await this.credentials.lockUser(id))) throw userNotFound(id);
+      if (pinHash && (await this.credentials.pinHeldByOther(id, pinHash))) throw pinInUse();
+      const held = await this.credentials.save(id, change);
+      const closed = await this.credentials.revokeAllSessions(id);
+      return { id_usuario: id, ...held, sesiones_cerradas: closed };
+    });
+    this.cache.forget(this.tenants.tenant.slug, id);
+    this.log.info(
+      {
+        id_usuario: id,
+        password: password === undefined ? 'unchanged' : password === null ? 'removed' : 'set',
+        pin: pin === undefined ? 'unchanged' : pin === null ? 'removed' : 'set',
+        sesiones_cerradas: result.sesiones_cerradas,
+      },
+      'staff credentials changed',
+    );
+    return result;
+  }
+
+  private keyOf(what: string): string {
+    return `${this.tenants.tenant.slug}|${what}`;
+  }
+
+  private async refuseWhileLocked(keys: string[]): Promise<void> {
+    const waits = await Promise.all(keys.map((key) => this.attempts.lockedFor(key)));
+    const wait = Math.max(...waits);
+    if (wait > 0) throw tooManyAttempts(wait);
+  }
+
+  private async failed(keys: string[], method: Method, address: string): Promise<never> {
+    await Promise.all(keys.map((key) => this.attempts.fail(key)));
+    this.log.info({ method, address }, 'sign-in refused: invalid credentials');
+    throw invalidCredentials();
+  }
+
+  private async pinSalt(): Promise<Buffer> {
+    const slug = this.tenants.tenant.slug;
+    let salt = this.salts.get(slug);
+    if (!salt) {
+      salt = await this.credentials.pinSalt();
+      this.salts.set(slug, salt);
+    }
+    return salt;
+  }
+
+  private async open(row: SignInRow, method: Method): Promise<SessionDto> {
+    const key = this.requireAvailable();
+    const jti = randomUUID();
+    const lifetime = this.config.AUTH_SESSION_HOURS * 3_600;
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const expiresAt = new Date((issuedAt + lifetime) * 1000);
+    const tenant = this.tenants.tenant.slug;
+    await this.credentials.openSession(jti, row.id_usuario, method, expiresAt);
+    const token = sign({ tenant, iat: issuedAt }, key, {
+      algorithm: 'HS256',
+      subject: String(row.id_usuario),
+      expiresIn: lifetime,
+      jwtid: jti,
+    });
+    this.log.info({ id_usuario: row.id_usuario, method }, 'staff signed in');
+    return {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_at: expiresAt.toISOString(),
+      usuario: {
+        id_usuario: row.id_usuario,
+        nombre: row.nombre,
+        roles: row.roles,
+        permissions: permissionsOf(row.roles),
+      },
+    };
+  }
+}
+
+/** Equality of two hashes' text without an early exit. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i += 1) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
