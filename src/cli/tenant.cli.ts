@@ -213,6 +213,7 @@ defineCli({
         databasePrefix: config.TENANT_DB_PREFIX,
         defaultTimeZone: config.DEFAULT_TIME_ZONE,
         connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+        demoCredentials: config.NODE_ENV !== 'production',
       });
       return execute(admin, { values, positionals }, stdio);
     });

@@ -32,6 +32,7 @@ export async function ensureDemoTenant(
       databasePrefix: config.TENANT_DB_PREFIX,
       defaultTimeZone: config.DEFAULT_TIME_ZONE,
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+      demoCredentials: config.NODE_ENV !== 'production',
     });
     const result = await admin.create({
       slug: DEMO_TENANT_SLUG,

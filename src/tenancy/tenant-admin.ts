@@ -5,6 +5,7 @@ import { isServerUnreachable, pgErrorInfo } from '../common/errors/pg-error.tran
 import { todayIn } from '../common/time';
 import { dropDatabase, ensureDatabase, runMigrations } from '../database/database-target';
 import { seedDemoData, type DemoDataSummary } from '../database/demo/demo-data';
+import { seedDemoCredentials } from '../database/demo/sections/credentials';
 import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
 import { isTenantFeature, TENANT_FEATURES } from '../common/config/features';
 import { databaseOf, redactUrl } from '../database/pg-url';
@@ -20,6 +21,11 @@ export interface TenantAdminSettings {
   databasePrefix: string;
   defaultTimeZone: string;
   connectTimeoutMs: number;
+  /**
+   * Whether demo data includes the demo staff's development PINs and password (README): known
+   * credentials, never seeded with NODE_ENV=production.
+   */
+  demoCredentials?: boolean;
 }
 
 export interface CreateTenantInput {
@@ -312,10 +318,13 @@ export class TenantAdmin {
           'SELECT count(*)::int AS count FROM productos',
         );
         if (count > 0) return undefined;
-        return seedDemoData((sql, params) => manager.query(sql, params), {
+        const query = (sql: string, params?: unknown[]) => manager.query(sql, params);
+        const summary = await seedDemoData(query, {
           today: today ?? todayIn(timeZone),
           timeZone,
         });
+        if (this.settings.demoCredentials) await seedDemoCredentials(query);
+        return summary;
       });
     } finally {
       await dataSource.destroy();

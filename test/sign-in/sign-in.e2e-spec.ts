@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { authedApi, rsaKeys, seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
-import { seedMenu } from '../support/fixtures';
+import {
+  DEMO_ADMIN_DOCUMENTO,
+  DEMO_ADMIN_PASSWORD,
+  DEMO_PINS,
+} from '../../src/database/demo/sections/credentials';
+import { seedDemo, seedMenu } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -370,5 +375,40 @@ describe('staff sign-in where this service issues no tokens', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('the demo restaurant’s development credentials (README)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET });
+    await t.dbs.createTenant('demo');
+    await seedDemo(t.dbs, 'demo');
+  });
+
+  afterAll(() => t.close());
+
+  it('each of the staff signs in with the PIN the README gives; the manager with her password', async () => {
+    const api = authedApi(t.http, 'demo');
+    const names: string[] = [];
+    for (const pin of DEMO_PINS) {
+      const res = await api.post('/auth/pin', { pin }).expect(200);
+      names.push(res.body.usuario.nombre);
+    }
+    expect(names).toEqual([
+      'Carmen Rosa Salazar Vega',
+      'Luis Alberto Quispe Mamani',
+      'Milagros Huamán Torres',
+      'Jorge Luis Rojas Chávez',
+      'Diana Flores Paredes',
+      'Kevin Ramírez Soto',
+      'Wilmer Condori Apaza',
+      'Rosa Elvira Mendoza Cárdenas',
+    ]);
+    const res = await api
+      .post('/auth/login', { documento: DEMO_ADMIN_DOCUMENTO, password: DEMO_ADMIN_PASSWORD })
+      .expect(200);
+    expect(res.body.usuario).toMatchObject({ id_usuario: 1, roles: ['admin', 'cajero'] });
   });
 });

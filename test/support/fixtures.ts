@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { Client } from 'pg';
+import { seedDemoCredentials } from '../../src/database/demo/sections/credentials';
 import { seedDemoData } from '../../src/database/demo/demo-data';
 import { todayIn } from '../../src/common/time';
 import type { TestDatabases } from './test-databases';
@@ -41,10 +42,10 @@ export async function seedDemo(dbs: TestDatabases, slug: string): Promise<void> 
   await client.connect();
   try {
     await client.query('BEGIN');
-    await seedDemoData((sql, params) => client.query(sql, params), {
-      today: todayIn('America/Lima'),
-      timeZone: 'America/Lima',
-    });
+    const query = (sql: string, params?: unknown[]) => client.query(sql, params);
+    await seedDemoData(query, { today: todayIn('America/Lima'), timeZone: 'America/Lima' });
+    // the demo staff's development PINs and password (README), as `npm start` seeds them
+    await seedDemoCredentials(query);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

@@ -1,0 +1,32 @@
+import { hashPassword, hashPin } from '../../../sign-in/secret-hashing';
+import type { DemoQuery } from '../seed-helpers';
+
+/**
+ * The demo staff's development credentials (README, "Trying sign-in"): a PIN each, in STAFF's
+ * order, and a password for the manager. Known to everyone who reads the README, so they are
+ * seeded only outside production (TenantAdminSettings.demoCredentials).
+ */
+export const DEMO_PINS = ['4827', '3951', '5173', '6284', '7395', '8406', '9517', '1648'] as const;
+export const DEMO_ADMIN_PASSWORD = 'cevicheria-demo';
+/** The manager's documento (drawn by the demo's seeded generator: the same on every machine). */
+export const DEMO_ADMIN_DOCUMENTO = '39019936';
+
+export async function seedDemoCredentials(query: DemoQuery): Promise<number> {
+  const answer = await query('SELECT sal_pin FROM credenciales_ajustes WHERE id = 1');
+  // a TypeORM manager answers the rows, a pg client a result holding them
+  const rows = (Array.isArray(answer) ? answer : (answer as { rows: unknown[] }).rows) as {
+    sal_pin: Buffer;
+  }[];
+  const salt = rows[0].sal_pin;
+  const [pins, password] = await Promise.all([
+    Promise.all(DEMO_PINS.map((pin) => hashPin(pin, salt))),
+    hashPassword(DEMO_ADMIN_PASSWORD),
+  ]);
+  await query(
+    `INSERT INTO credenciales (id_usuario, pin_hash, password_hash)
+     SELECT r.id_usuario, r.pin_hash, CASE WHEN r.id_usuario = 1 THEN $2 END
+       FROM jsonb_to_recordset($1::jsonb) AS r(id_usuario integer, pin_hash text)`,
+    [JSON.stringify(pins.map((pin_hash, i) => ({ id_usuario: i + 1, pin_hash }))), password],
+  );
+  return pins.length;
+}
