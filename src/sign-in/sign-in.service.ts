@@ -134,8 +134,10 @@ export class SignInService {
     this.log.info(
       {
         id_usuario: id,
-        password: password === undefined ? 'unchanged' : password === null ? 'removed' : 'set',
-        pin: pin === undefined ? 'unchanged' : pin === null ? 'removed' : 'set',
+        // what changed, never the secret: "set", "removed" or "unchanged"
+        passwordChange:
+          password === undefined ? 'unchanged' : password === null ? 'removed' : 'set',
+        pinChange: pin === undefined ? 'unchanged' : pin === null ? 'removed' : 'set',
         sesiones_cerradas: result.sesiones_cerradas,
       },
       'staff credentials changed',

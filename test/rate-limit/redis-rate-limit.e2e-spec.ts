@@ -24,47 +24,24 @@ import {
   RATE_LIMIT_KEY_PREFIX,
   RedisRateLimitStorage,
 } from '../../src/rate-limit/redis-rate-limit.storage';
+import { RedisProbe, TEST_REDIS_URL } from '../support/redis';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-const IN_CI = process.env.CI === 'true';
-
+const REDIS_URL = TEST_REDIS_URL;
+const probe = new RedisProbe('the Redis rate-limit tests');
 let redis: Redis | undefined;
 
 /** True when Redis answered the probe; false (outside CI) when it did not; throws in CI. */
 function redisAvailable(): boolean {
-  if (redis) return true;
-  if (IN_CI) throw new Error(`Redis not reachable at ${REDIS_URL} and CI=true: CI needs a Redis`);
-  return false;
+  return probe.available();
 }
 
 beforeAll(async () => {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 1_000,
-    commandTimeout: 1_000,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    disconnectTimeout: 100,
-  });
-  let failure: Error | undefined;
-  probe.on('error', (error: Error) => (failure ??= error));
-  try {
-    await probe.connect();
-    await probe.ping();
-    redis = probe;
-  } catch (error) {
-    probe.disconnect();
-    if (!IN_CI) {
-      console.warn(
-        `Redis not reachable at ${REDIS_URL} (${(failure ?? (error as Error)).message}): the Redis rate-limit tests did not run`,
-      );
-    }
-  }
+  await probe.probe();
+  redis = probe.client;
 });
 
-afterAll(() => redis?.disconnect());
+afterAll(() => probe.close());
 
 const slug = () => `rl${randomBytes(4).toString('hex')}`;
 
