@@ -34,6 +34,10 @@ export async function createApp(
     },
   );
   app.disable('x-powered-by');
+  // the client's address (rate limit, PIN lockout) from X-Forwarded-For only through the proxies
+  // TRUST_PROXY names
+  const proxies = config.TRUST_PROXY.trim();
+  if (proxies !== '') app.set('trust proxy', /^\d+$/.test(proxies) ? Number(proxies) : proxies);
   // First of all: every request, whatever its path, gets its id and its completion log line.
   app.use(requestIdAndLog(logger));
   // Security headers. No upgrade-insecure-requests: the service (and its Swagger UI) is served

@@ -284,8 +284,26 @@ describe('staff sign-in (AUTH_MODE=jwt)', () => {
       const locked = await pad('2468').expect(429);
       expect(locked.body.code).toBe('TOO_MANY_ATTEMPTS');
       expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      // a client cannot pick another address: X-Forwarded-For counts only through TRUST_PROXY
+      await pad('2468').set('X-Forwarded-For', '10.9.8.7').expect(429);
       // the lockout is the tenant's: the same address signs in to another restaurant
       await anonymous('alfa').post('/auth/pin', { pin: '3951' }).expect(200);
+    });
+
+    it('behind the proxies TRUST_PROXY names, counts each device by its forwarded address', async () => {
+      const proxied = await startTestApp(
+        { AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET, TRUST_PROXY: 'loopback' },
+        t.dbs,
+      );
+      try {
+        const pad = (pin: string, device: string) =>
+          authedApi(proxied.http, 'beta').post('/auth/pin', { pin }).set('X-Forwarded-For', device);
+        for (let i = 0; i < 5; i += 1) await pad(`61${i}9`, '192.168.1.21').expect(401);
+        await pad('2468', '192.168.1.21').expect(429);
+        await pad('2468', '192.168.1.22').expect(200);
+      } finally {
+        await proxied.app.close();
+      }
     });
   });
 

@@ -101,10 +101,24 @@ describe('loadConfig', () => {
     ['REQUEST_TIMEOUT_MS', 'soon', 'REQUEST_TIMEOUT_MS must be an integer'],
     ['REDIS_URL', 'http://cache:6379', 'REDIS_URL must be a redis:// or rediss:// URL'],
     ['REDIS_URL', 'redis://cache/db', 'REDIS_URL must be a redis:// or rediss:// URL'],
+    ['TRUST_PROXY', 'true', 'TRUST_PROXY must be the hops or the proxies, not "true"'],
+    ['TRUST_PROXY', '10.0.0.0/8; rm', 'TRUST_PROXY must be a number of hops'],
+    ['AUTH_SESSION_HOURS', '48', 'AUTH_SESSION_HOURS must be an integer from 1 to 24'],
   ])('refuses %s=%s naming the variable and what it accepts', (name, value, message) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(message);
+  });
+
+  it('reads the trusted proxies and the length of sign-in sessions', () => {
+    expect(loadConfig({})).toMatchObject({ TRUST_PROXY: '', AUTH_SESSION_HOURS: 12 });
+    expect(loadConfig({ TRUST_PROXY: '1', AUTH_SESSION_HOURS: '8' })).toMatchObject({
+      TRUST_PROXY: '1',
+      AUTH_SESSION_HOURS: 8,
+    });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).TRUST_PROXY).toBe(
+      '10.0.0.0/8, loopback',
+    );
   });
 
   it('reads the limits: rate, CORS origins, statement and request timeouts', () => {

@@ -203,6 +203,22 @@ export class AppConfig {
   })
   CORS_ORIGINS = '';
 
+  /**
+   * The reverse proxies whose X-Forwarded-For names the client (the rate limit's and the PIN
+   * lockout's client address): a number of hops (1: the proxy just in front), or a
+   * comma-separated list of addresses, subnets or the names loopback, linklocal, uniquelocal.
+   * Empty: no proxy is trusted and the client is the connection's peer.
+   */
+  @IsString({ message: 'a number of hops, or addresses/subnets such as 10.0.0.0/8,loopback' })
+  @Matches(/^(|\d{1,2}|[\w.:/-]+(\s*,\s*[\w.:/-]+)*)$/, {
+    message: 'a number of hops, or addresses/subnets such as 10.0.0.0/8,loopback',
+  })
+  @Matches(/^(?!\s*true\s*$)/i, {
+    message:
+      'the hops or the proxies, not "true" (trusting every proxy lets any client pick its address)',
+  })
+  TRUST_PROXY = '';
+
   /** A tenant database statement running longer is cancelled (503); 0: no limit. */
   @EnvInt(0, 3_600_000)
   DB_STATEMENT_TIMEOUT_MS = 30_000;
