@@ -12,12 +12,16 @@
 //    tenants round-robin, the detail at a fixed rate of half the baseline's peak, the live
 //    stream (bench/stream.js: 200 subscribers while 100 changes/s are made; the detail without
 //    and with them), 1,000 tenants round-robin on a second service at the default settings,
-//    and a cold and a warm start of the service.
+//    staff sign-in on a third service with AUTH_MODE=jwt (bench/sign-in.js: one sign-in's time,
+//    and a burst of them against another route's latency), and a cold and a warm start of the
+//    service.
 // Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
-// connections exceeded the configured cap, or a stream subscriber missed an event.
-// BENCH_PROFILE=1 also writes a CPU profile of the service under the detail and list load and
-// prints where its time goes; BENCH_STREAM=0 leaves the live stream out.
+// connections exceeded the configured cap, a stream subscriber missed an event or a sign-in
+// failed. BENCH_PROFILE=1 also writes a CPU profile of the service under the detail and list
+// load and prints where its time goes; BENCH_STREAM=0 leaves the live stream out,
+// BENCH_SIGN_IN=0 the sign-in stage (alone: npm run bench:sign-in).
 require('reflect-metadata');
+const { randomBytes } = require('node:crypto');
 const { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -25,10 +29,11 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
 const { seedComandaVolume } = require('./support/comandas-volume');
 const { freePort, run, start, withClient } = require('./support/processes');
-const { roundRobin, sessionsOpened, smallTenants } = require('./support/tenants');
+const { roundRobin, sessionsOpened, smallTenant, smallTenants } = require('./support/tenants');
 const { summariseProfile } = require('./support/cpu-profile');
 const { pacedLoad } = require('./support/paced-load');
 const stream = require('./stream');
+const signIn = require('./sign-in');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -42,6 +47,7 @@ const MANY_TENANTS = Math.max(TENANTS, Number(env.BENCH_MANY_TENANTS ?? 1000));
 const PRODUCTS = 5_000;
 const PROFILE = env.BENCH_PROFILE === '1';
 const STREAM = env.BENCH_STREAM !== '0';
+const SIGN_IN = env.BENCH_SIGN_IN !== '0';
 const PREFIX = 'comandas_bench_';
 const TIME_ZONE = 'America/Lima';
 const MAX_CONNECTIONS = 320; // of the embedded server
@@ -443,6 +449,43 @@ async function main() {
     await defaults.stop();
     stoppers.length = 0;
 
+    // staff sign-in on t0001, on a service that issues tokens (AUTH_MODE=jwt)
+    let signIns;
+    if (SIGN_IN) {
+      const secret = randomBytes(32).toString('hex');
+      const jwt = start(
+        join(DIST, 'main.js'),
+        [],
+        {
+          ...cliEnv,
+          PORT: String(servicePort),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          RATE_LIMIT_MAX: '0',
+          AUTH_MODE: 'jwt',
+          AUTH_JWT_SECRET: secret,
+        },
+        'is listening on',
+        join(work, 'service-jwt.log'),
+      );
+      stoppers.push(jwt.stop);
+      await jwt.ready;
+      signIns = await signIn.signInBench({
+        port: servicePort,
+        tenant: smallTenant(1),
+        tenantUrl: withDatabase(serverUrl, `${PREFIX}${smallTenant(1)}`),
+        cliEnv,
+        secret,
+      });
+      progress(
+        `sign-in: PIN p50 ${signIns.pin.p50} ms, password p50 ${signIns.password.p50} ms; ` +
+          `GET /comandas?limit=1 p50 ${signIns.probe.without.p50} ms, ${signIns.probe.with.p50} ms during bursts`,
+      );
+      if (signIns.failed) failed = true;
+      await jwt.stop();
+      stoppers.length = 0;
+    }
+
     const startup = await startupTimes(work);
 
     console.log(
@@ -505,6 +548,7 @@ async function main() {
         .join(', ')} (cold: initdb, control database, demo tenant).`,
     );
     if (live) console.log(stream.report(live, fmt));
+    if (signIns) console.log(signIn.report(signIns, fmt));
     console.log(`\nThe bench took ${fmt((Date.now() - benchStarted) / 60_000, 1)} min.`);
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
@@ -515,7 +559,7 @@ async function main() {
     }
     if (failed) {
       console.error(
-        '\nThe service answered errors, exceeded its connection cap or missed stream events.',
+        '\nThe service answered errors, exceeded its connection cap, missed stream events or failed a sign-in.',
       );
       process.exitCode = 1;
     }

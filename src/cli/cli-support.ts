@@ -56,7 +56,7 @@ export interface CliDefinition<O extends Options> {
 }
 
 /**
- * Every command line of the service (`npm run tenant`, `devices`, `drivers`, `token`,
+ * Every command line of the service (`npm run tenant`, `devices`, `drivers`, `token`, `staff`,
  * `asistencia:import`) is one `defineCli`: its arguments are parsed strictly, `help` / `--help`
  * (or nothing at all) prints the usage, `.env` is read like `npm start` does, and the database
  * is reached one way, through the application (withApp). Exit codes: 0 done, 1 failure (database

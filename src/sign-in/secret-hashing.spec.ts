@@ -1,4 +1,4 @@
-import { hashPassword, hashPin, needsRehash, verifySecret } from './secret-hashing';
+import { hashPassword, hashPin, needsRehash, Slots, verifySecret } from './secret-hashing';
 
 const CHEAP = { logN: 10, r: 8, p: 1 };
 
@@ -31,5 +31,34 @@ describe('secret hashing (scrypt)', () => {
   it('asks for a re-hash of hashes made at a lower cost', async () => {
     expect(needsRehash(await hashPassword('ají de gallina', CHEAP))).toBe(true);
     expect(needsRehash(await hashPassword('ají de gallina'))).toBe(false);
+  });
+});
+
+describe('Slots (the hashes running at once)', () => {
+  it('runs at most `limit` at a time, the others in the order they came, and all of them', async () => {
+    const slots = new Slots(2);
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const work = (i: number) =>
+      slots.run(async () => {
+        started.push(i);
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return i;
+      });
+    expect(await Promise.all([0, 1, 2, 3, 4, 5, 6].map(work))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(most).toBe(2);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('frees the slot of work that fails', async () => {
+    const slots = new Slots(1);
+    await expect(slots.run(() => Promise.reject(new Error('scrypt failed')))).rejects.toThrow(
+      'scrypt failed',
+    );
+    await expect(slots.run(() => Promise.resolve('next'))).resolves.toBe('next');
   });
 });

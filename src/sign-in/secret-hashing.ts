@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 /**
  * Slow salted hashes of passwords and PINs with Node's built-in scrypt (RFC 7914): no native
@@ -6,9 +7,9 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * `scrypt$<log2 N>$<r>$<p>$<salt base64>$<hash base64>`, so the cost can be raised later and the
  * hashes made before still verify (a password is re-hashed at its next sign-in).
  *
- * N = 2^14, r = 8, p = 1 (16 MiB, about 80 ms on the reference machine: docs/performance.md):
- * a guess costs the same, and the lockout (5 failures in 15 minutes) is what stops guessing on
- * line. `npm run bench` measures one verification.
+ * N = 2^14, r = 8, p = 1 (16 MiB, 42 – 64 ms on this project's 2-core machine): a guess costs
+ * the same, and the lockout (5 failures in 15 minutes) is what stops guessing on line. The
+ * sign-in stage of `npm run bench` measures it (docs/performance.md, "Sign-in").
  */
 export const SCRYPT_COST = { logN: 14, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
@@ -20,6 +21,42 @@ export interface ScryptCost {
   p: number;
 }
 
+/** Work that may run `limit` at a time; the rest waits, first come first served. */
+export class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly limit: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running < this.limit) this.running += 1;
+    // the slot is handed over by the one that ends (running stays counted)
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
+/**
+ * Hashes running at once: one core fewer than the machine has (one, on 2 cores), and one thread
+ * fewer than libuv's pool (4 by default, UV_THREADPOOL_SIZE), the rest waiting their turn here.
+ * A hash keeps a core busy for its whole duration: with a hash on every core (a burst of
+ * sign-ins at the start of a shift), the event loop waits for a core and every other request of
+ * the instance slows down, and the pool's other work (the SCRAM of a new PostgreSQL connection,
+ * file writes, DNS) queues behind the hashes. Measured in docs/performance.md, "Sign-in".
+ */
+const HASH_SLOTS = new Slots(
+  Math.max(
+    1,
+    Math.min(availableParallelism() - 1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1),
+  ),
+);
+
 function derive(secret: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   const options: ScryptOptions = {
     N: 2 ** cost.logN,
@@ -28,10 +65,13 @@ function derive(secret: string, salt: Buffer, cost: ScryptCost): Promise<Buffer>
     // scrypt needs 128·N·r bytes; the default bound (32 MiB) is left room above that
     maxmem: 256 * 2 ** cost.logN * cost.r,
   };
-  return new Promise((resolve, reject) =>
-    scrypt(secret.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return HASH_SLOTS.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(secret.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 

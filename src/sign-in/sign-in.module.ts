@@ -28,5 +28,7 @@ import { SignInService } from './sign-in.service';
           : new MemoryAttemptCounter(),
     },
   ],
+  // npm run staff sets credentials through the service, the user found by documento
+  exports: [SignInService, CredentialsRepository],
 })
 export class SignInModule {}

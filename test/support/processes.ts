@@ -7,6 +7,7 @@ import { configVariableNames } from '../../src/common/config/app-config';
 export const MAIN_JS = join(__dirname, '..', '..', 'dist', 'main.js');
 export const TENANT_CLI_JS = join(__dirname, '..', '..', 'dist', 'cli', 'tenant.cli.js');
 export const TOKEN_CLI_JS = join(__dirname, '..', '..', 'dist', 'cli', 'token.cli.js');
+export const STAFF_CLI_JS = join(__dirname, '..', '..', 'dist', 'cli', 'staff.cli.js');
 /** The TypeORM CLI and the DataSource file it is given (`npm run typeorm`). */
 export const TYPEORM_CLI_JS = require.resolve('typeorm/cli.js');
 export const ORMCONFIG_JS = join(__dirname, '..', '..', 'dist', 'ormconfig.js');
@@ -28,14 +29,19 @@ export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, NO_COLOR: '1', ...env };
 }
 
+/** Runs a script to its end; `input`, when given, is its standard input (then closed). */
 export function runNode(
   script: string,
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  input?: string,
 ) {
   return new Promise<ProcessResult>((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { env: cleanEnv(env), stdio: 'pipe' });
+    // a child that exits without reading its input is not an error of the run
+    child.stdin.on('error', () => undefined);
+    if (input !== undefined) child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
