@@ -1,9 +1,6 @@
 import fc from 'fast-check';
 import { LOCKOUT_WINDOW_MS, MAX_FAILURES, MemoryAttemptCounter } from './attempt-counter';
 
-type Step =
-  { kind: 'wait'; ms: number } | { kind: 'fail'; key: string } | { kind: 'reset'; key: string };
-
 const KEYS = ['demo|documento:40000001', 'demo|address:10.0.0.7', 'otro|documento:40000001'];
 
 const steps = fc.array(

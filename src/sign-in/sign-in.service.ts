@@ -11,7 +11,7 @@ import { TenantContext } from '../tenancy/tenant-context';
 import { ATTEMPT_COUNTER, type AttemptCounter } from './attempt-counter';
 import { CredentialsRepository, type SignInRow } from './credentials.repository';
 import type { CredentialsBody, CredentialsDto, SessionDto } from './dto/sign-in.dto';
-import { hashPassword, hashPin, needsRehash, verifySecret } from './secret-hashing';
+import { hashPassword, hashPin, needsRehash, verifySecret } from '../common/secret-hashing';
 import { passwordProblem, pinProblem } from './secret-rules';
 import {
   emptyCredentials,

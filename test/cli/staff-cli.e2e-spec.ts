@@ -1,4 +1,4 @@
-import { verifySecret } from '../../src/sign-in/secret-hashing';
+import { verifySecret } from '../../src/common/secret-hashing';
 import { authedApi, seedStaff, STAFF, TEST_SECRET } from '../support/auth';
 import { seedMenu } from '../support/fixtures';
 import { runNode, STAFF_CLI_JS, type ProcessResult } from '../support/processes';
@@ -46,7 +46,7 @@ describe('staff CLI (npm run staff)', () => {
     );
     expectNoSecret(result, '5829');
     const stored = await hashes(STAFF.mozo.id);
-    expect(stored.pin_hash).toMatch(/^scrypt\$14\$8\$1\$/);
+    expect(stored.pin_hash).toMatch(/^scrypt\$14\$8\$2\$/);
     expect(stored.password_hash).toBeNull();
 
     const signIn = await anonymous().post('/auth/pin', { pin: '5829' }).expect(200);

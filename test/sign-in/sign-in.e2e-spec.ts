@@ -59,8 +59,8 @@ describe('staff sign-in (AUTH_MODE=jwt)', () => {
         'SELECT password_hash, pin_hash FROM credenciales WHERE id_usuario = $1',
         [STAFF.mozo.id],
       );
-      expect(row.password_hash).toMatch(/^scrypt\$14\$8\$1\$/);
-      expect(row.pin_hash).toMatch(/^scrypt\$14\$8\$1\$/);
+      expect(row.password_hash).toMatch(/^scrypt\$14\$8\$2\$/);
+      expect(row.pin_hash).toMatch(/^scrypt\$14\$8\$2\$/);
       expect(row.password_hash).not.toContain(ROSA_PASSWORD);
       expect(row.pin_hash).not.toContain('4827');
 

@@ -1,4 +1,4 @@
-import { hashPassword, hashPin } from '../../../sign-in/secret-hashing';
+import { hashPassword, hashPin } from '../../../common/secret-hashing';
 import type { DemoQuery } from '../seed-helpers';
 
 /**
