@@ -3,7 +3,8 @@ import { STAFF, tokenFor } from '../support/auth';
 import { MENU } from '../support/fixtures';
 import { WebBrowser } from './support/browser';
 import { expectFitsAtEverySize } from './support/layout';
-import { startServer, type WebServer } from './support/server';
+import { startServer, STAFF_PINS, type WebServer } from './support/server';
+import { enterRestaurant, SIGN_IN_PROBE, signInWithPin, typePin } from './support/sign-in';
 
 type Role = 'admin' | 'cajero' | 'mozo' | 'cocina';
 
@@ -23,7 +24,7 @@ const CONTROLS: Record<string, (producto: string) => string[]> = {
 };
 
 /**
- * With AUTH_MODE=jwt: the page asks for a token, shows the API's refusal readably, and shows
+ * With AUTH_MODE=jwt: the page asks who is there after the restaurant (the PIN pad), and shows
  * each role exactly the controls of the actions the service lists for it in `acciones`.
  */
 describe('the page with authentication', () => {
@@ -57,11 +58,7 @@ describe('the page with authentication', () => {
 
   const signInAs = async (role: Role): Promise<Page> => {
     const page = await browser.newPage(server.baseUrl);
-    await page.goto('/');
-    await page.getByLabel('Restaurante').fill(server.tenant);
-    await page.getByLabel(/^Token/).fill(tokenFor(server.tenant, STAFF[role].id));
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
+    await signInWithPin(page, server.tenant, STAFF_PINS[role]);
     return page;
   };
 
@@ -79,21 +76,15 @@ describe('the page with authentication', () => {
   const expected = (acciones: string[], producto: string) =>
     acciones.flatMap((accion) => CONTROLS[accion](producto)).sort();
 
-  it('refuses a sign-in without a token with a readable message, then signs in with one', async () => {
+  it('asks for a PIN after the restaurant, and signs its owner in', async () => {
     const page = await browser.newPage(server.baseUrl);
-    await page.goto('/');
-    await page.getByLabel('Restaurante').fill(server.tenant);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('alert').filter({ hasText: 'UNAUTHENTICATED' }).waitFor();
-    await page.getByLabel(/Token \(obligatorio\)/).waitFor();
-    await expectFitsAtEverySize(page, 'web-sign-in-refused');
-
-    await page.getByLabel(/^Token/).fill(tokenFor(server.tenant, STAFF.mozo.id));
-    await page.getByRole('button', { name: 'Entrar' }).click();
+    await enterRestaurant(page, server.tenant);
+    // no token to paste: the service gives it for the PIN
+    expect(await page.locator('textarea, input[name="token"]').count()).toBe(0);
+    await typePin(page, STAFF_PINS.mozo);
     await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
     await page.getByText('Rosa · mozo').waitFor();
-    // the 401 of the first try is the test's doing: Chromium logs every error answer
-    browser.expectNoErrors(page, { allow: [/status of 401/] });
+    browser.expectNoErrors(page, { allow: [SIGN_IN_PROBE] });
   });
 
   it('shows each role, on the floor, exactly the buttons the service lists for it', async () => {
@@ -126,7 +117,7 @@ describe('the page with authentication', () => {
       expect(await page.getByRole('button', { name: 'Abrir comanda para llevar' }).count()).toBe(
         role === 'admin' || role === 'mozo' ? 1 : 0,
       );
-      browser.expectNoErrors(page);
+      browser.expectNoErrors(page, { allow: [SIGN_IN_PROBE] });
     }
     // what the role matrix means on the floor: a waiter neither closes nor voids, the
     // kitchen changes nothing, the admin does everything
@@ -171,7 +162,7 @@ describe('the page with authentication', () => {
         controls: expected(acciones, 'Lomo saltado'),
       });
       if (role === 'cajero') await expectFitsAtEverySize(page, 'web-history-cajero');
-      browser.expectNoErrors(page);
+      browser.expectNoErrors(page, { allow: [SIGN_IN_PROBE] });
     }
     // the cashier reopens a closed bill, only the admin voids it
     expect(seen.cajero).toEqual(['Reabrir']);

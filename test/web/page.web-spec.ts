@@ -4,7 +4,7 @@ import { startServer, type WebServer } from './support/server';
 
 /**
  * The harness itself: the built page served at `/` by the real service, opened in Chromium,
- * before anyone signs in.
+ * before anyone signs in; without authentication, Entrar asks for the restaurant only.
  */
 describe('the back-office page at /', () => {
   let server: WebServer;
@@ -34,6 +34,21 @@ describe('the back-office page at /', () => {
     expect(await page.getByRole('button', { name: 'Entrar' }).isVisible()).toBe(true);
 
     await expectFitsAtEverySize(page, 'web-sign-in');
+    browser.expectNoErrors(page);
+  });
+
+  it('without authentication (AUTH_MODE=off), lets in with the restaurant alone', async () => {
+    const page = await browser.newPage(server.baseUrl);
+    await page.goto('/');
+    await page.getByLabel('Restaurante').fill(server.tenant);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
+    await page.getByText('Sin autenticación').waitFor();
+    // nobody to sign in or switch: no PIN pad, no "Cambiar de usuario"
+    expect(await page.getByRole('group', { name: 'Tu PIN' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Cambiar de usuario' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Salir' }).click();
+    expect(await page.getByLabel('Restaurante').inputValue()).toBe(server.tenant);
     browser.expectNoErrors(page);
   });
 });

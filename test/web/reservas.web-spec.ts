@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { STAFF, tokenFor } from '../support/auth';
 import { screenshot, WebBrowser } from './support/browser';
 import { expectFitsAtEverySize } from './support/layout';
-import { startServer, type WebServer } from './support/server';
+import { startServer, STAFF_PINS, type WebServer } from './support/server';
+import { SIGN_IN_PROBE, signInWithPin } from './support/sign-in';
 
 /** Today in the tenants' zone of the tests (TestDatabases: America/Lima), as the page has it. */
 function todayInLima(): string {
@@ -36,13 +37,8 @@ describe('the Reservas screen', () => {
     await server?.stop();
   });
 
-  const signIn = async (page: Page, userId: number) => {
-    await page.goto('/');
-    await page.getByLabel('Restaurante').fill(server.tenant);
-    await page.getByLabel(/^Token/).fill(tokenFor(server.tenant, userId));
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
-  };
+  const signIn = (page: Page, role: keyof typeof STAFF_PINS) =>
+    signInWithPin(page, server.tenant, STAFF_PINS[role]);
 
   const openReservas = async (page: Page) => {
     await page
@@ -93,7 +89,7 @@ describe('the Reservas screen', () => {
 
   it('books, refuses a table booked too close, changes, cancels and marks a no-show', async () => {
     const page = await browser.newPage(server.baseUrl);
-    await signIn(page, STAFF.admin.id);
+    await signIn(page, 'admin');
     await openReservas(page);
     await page.getByText('Ninguna reserva este día.').waitFor();
 
@@ -196,13 +192,13 @@ describe('the Reservas screen', () => {
     await page.keyboard.press('Escape');
 
     // the 409 of the table booked too close is the test's doing: Chromium logs error answers
-    browser.expectNoErrors(page, { allow: [/status of 409/] });
+    browser.expectNoErrors(page, { allow: [/status of 409/, SIGN_IN_PROBE] });
   });
 
   it('seats a party: its comanda opens at the table and shows on the floor', async () => {
     const { id_reserva } = await book({ nombre: 'Grupo Salazar', personas: 5, hora: '13:00' });
     const page = await browser.newPage(server.baseUrl);
-    await signIn(page, STAFF.admin.id);
+    await signIn(page, 'admin');
     await openReservas(page);
 
     // booked without a table: the dialog asks for one
@@ -242,34 +238,34 @@ describe('the Reservas screen', () => {
     const row = page.getByRole('row', { name: /Grupo Salazar/ });
     await row.getByText('Sentada').waitFor();
     expect(await row.getByRole('button').count()).toBe(0);
-    browser.expectNoErrors(page);
+    browser.expectNoErrors(page, { allow: [SIGN_IN_PROBE] });
   });
 
   it('shows each role only the actions the service lists for it', async () => {
     await book({ nombre: 'Mesa de Carmen', personas: 2, hora: '19:00' });
-    const visibleActions = async (userId: number) => {
+    const visibleActions = async (role: keyof typeof STAFF_PINS) => {
       const page = await browser.newPage(server.baseUrl);
-      await signIn(page, userId);
+      await signIn(page, role);
       await openReservas(page);
       const row = page.getByRole('row', { name: /Mesa de Carmen/ });
       await row.waitFor();
       const actions = await row.getByRole('button').allTextContents();
       const canBook = (await page.getByRole('button', { name: 'Nueva reserva' }).count()) > 0;
-      browser.expectNoErrors(page);
+      browser.expectNoErrors(page, { allow: [SIGN_IN_PROBE] });
       return { actions, canBook };
     };
     // the cashier keeps the book and marks no-shows, but does not seat (a waiter's work)
-    expect(await visibleActions(STAFF.cajero.id)).toEqual({
+    expect(await visibleActions('cajero')).toEqual({
       actions: ['Modificar', 'No vino', 'Cancelar'],
       canBook: true,
     });
     // the waiter seats, changes and cancels, but a no-show is the front's call
-    expect(await visibleActions(STAFF.mozo.id)).toEqual({
+    expect(await visibleActions('mozo')).toEqual({
       actions: ['Sentar', 'Modificar', 'Cancelar'],
       canBook: true,
     });
     // the kitchen reads the book
-    expect(await visibleActions(STAFF.cocina.id)).toEqual({ actions: [], canBook: false });
+    expect(await visibleActions('cocina')).toEqual({ actions: [], canBook: false });
   });
 
   it('is not offered when reservations are off for the tenant', async () => {
@@ -281,9 +277,9 @@ describe('the Reservas screen', () => {
     // the catalog row is cached for TENANT_CACHE_TTL_MS
     await new Promise((resolve) => setTimeout(resolve, 5_500));
     const page = await browser.newPage(server.baseUrl);
-    await signIn(page, STAFF.admin.id);
+    await signIn(page, 'admin');
     const nav = page.getByRole('navigation', { name: 'Pantallas' });
     expect(await nav.getByRole('link').allTextContents()).not.toContain('Reservas');
-    browser.expectNoErrors(page);
+    browser.expectNoErrors(page, { allow: [SIGN_IN_PROBE] });
   });
 });

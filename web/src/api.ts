@@ -5,8 +5,10 @@
  * change of the API that the page does not follow fails the page's type check.
  *
  * One middleware adds what every request carries: the tenant header, the session's token and,
- * on a write, an `Idempotency-Key` when the caller did not pass the one of its button press.
- * `ok()` turns every refusal into one `ApiError` read from the error envelope.
+ * on a write, an `Idempotency-Key` when the caller did not pass the one of its button press;
+ * it also tells the page when the token stopped working (401 UNAUTHENTICATED: expired, signed
+ * out, its user's credentials changed). `ok()` turns every refusal into one `ApiError` read
+ * from the error envelope.
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './api/schema';
@@ -23,13 +25,16 @@ export type ComandaEvento = Schemas['ComandaEvento'];
 export type Producto = Schemas['ProductoDto'];
 export type Mesa = Schemas['MesaDto'];
 export type Mozo = Schemas['MozoDto'];
+export type SignedIn = Schemas['SessionDto'];
 
 export type ApiClient = Client<paths>;
 
 export interface Session {
   tenant: string;
-  /** A Bearer token (AUTH_MODE=jwt); empty without authentication. */
+  /** The Bearer token of a sign-in (AUTH_MODE=jwt); empty without authentication. */
   token: string;
+  /** When the token expires (the sign-in's `expires_at`); absent without authentication. */
+  expires_at?: string;
 }
 
 /** A refusal of the service (or no answer at all: status 0, code NETWORK), for people. */
@@ -40,6 +45,8 @@ export class ApiError extends Error {
     message: string,
     readonly detail?: unknown,
     readonly body?: Partial<ErrorBody> & Record<string, unknown>,
+    /** The answer's headers (Retry-After ...), when there was an answer. */
+    readonly headers?: Headers,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -70,9 +77,25 @@ export function sessionHeaders(session: Session): Record<string, string> {
   return headers;
 }
 
+export interface ApiOptions {
+  origin?: string;
+  /**
+   * Called when the service answers 401 UNAUTHENTICATED to a request of this client: its token
+   * no longer works (expired, signed out, revoked). The caller still gets its ApiError.
+   */
+  onUnauthenticated?: (error: ApiError) => void;
+}
+
 /** The typed client of one signed-in session. */
-export function createApi(session: Session, origin = globalThis.location?.origin ?? ''): ApiClient {
-  const client = createClient<paths>({ baseUrl: origin });
+export function createApi(session: Session, options: ApiOptions = {}): ApiClient {
+  const { origin = globalThis.location?.origin ?? '', onUnauthenticated } = options;
+  const client = createClient<paths>({
+    baseUrl: origin,
+    // with a token the answers depend on who asks (`acciones`, what /me grants) while their
+    // ETag is the row's version and they carry no `Vary: Authorization`: a copy revalidated
+    // from the browser's cache could be the previous user's after "Cambiar de usuario"
+    ...(session.token ? { cache: 'no-store' as const } : {}),
+  });
   client.use({
     onRequest({ request }) {
       for (const [name, value] of Object.entries(sessionHeaders(session)))
@@ -81,12 +104,27 @@ export function createApi(session: Session, origin = globalThis.location?.origin
         request.headers.set('Idempotency-Key', newKey());
       return request;
     },
+    async onResponse({ response }) {
+      if (response.status !== 401 || !onUnauthenticated) return undefined;
+      const body: unknown = await response
+        .clone()
+        .json()
+        .catch(() => null);
+      const error = errorOf(response.status, response.statusText, body, response.headers);
+      if (error.code === 'UNAUTHENTICATED') onUnauthenticated(error);
+      return undefined;
+    },
   });
   return client;
 }
 
 /** The error envelope of a refused request, whatever its body turned out to be. */
-export function errorOf(status: number, statusText: string, body: unknown): ApiError {
+export function errorOf(
+  status: number,
+  statusText: string,
+  body: unknown,
+  headers?: Headers,
+): ApiError {
   const envelope = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody> &
     Record<string, unknown>;
   return new ApiError(
@@ -95,6 +133,7 @@ export function errorOf(status: number, statusText: string, body: unknown): ApiE
     typeof envelope.error === 'string' ? envelope.error : statusText || `HTTP ${status}`,
     envelope.detail,
     envelope,
+    headers,
   );
 }
 
@@ -117,7 +156,7 @@ export async function answer<T>(
     throw NETWORK();
   }
   const { data, error, response } = result;
-  if (!response.ok) throw errorOf(response.status, response.statusText, error);
+  if (!response.ok) throw errorOf(response.status, response.statusText, error, response.headers);
   return { data: data as T, response };
 }
 
@@ -130,6 +169,8 @@ export async function ok<T>(
 
 /** Session storage: the token lives as long as the browser tab, never longer. */
 const KEY = 'comandas.session';
+/** The restaurant last signed in to in this tab: Entrar proposes it after "Salir". */
+const TENANT_KEY = 'comandas.restaurante';
 
 export function loadSession(): Session | null {
   try {
@@ -141,6 +182,16 @@ export function loadSession(): Session | null {
 }
 
 export function saveSession(session: Session | null): void {
-  if (session) sessionStorage.setItem(KEY, JSON.stringify(session));
-  else sessionStorage.removeItem(KEY);
+  if (session) {
+    sessionStorage.setItem(KEY, JSON.stringify(session));
+    sessionStorage.setItem(TENANT_KEY, session.tenant);
+  } else sessionStorage.removeItem(KEY);
+}
+
+export function loadTenant(): string | null {
+  try {
+    return sessionStorage.getItem(TENANT_KEY);
+  } catch {
+    return null;
+  }
 }

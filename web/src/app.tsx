@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, createApi, loadSession, ok, saveSession, type Session } from './api';
-import { ErrorBanner } from './components';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { createApi, loadSession, loadTenant, ok, saveSession, type Session } from './api';
 import { Floor } from './screens/floor';
 import { History } from './screens/history';
 import { Tables } from './screens/tables';
 import { Attendance } from './screens/attendance';
 import { Reservas } from './screens/reservas';
 import { SessionContext, type SessionState } from './session';
+import { Credentials, SignIn } from './sign-in';
+import { hasExpired, isUnauthenticated, SESSION_ENDED } from './sign-in-rules';
 
 type Screen = 'sala' | 'reservas' | 'historial' | 'tablas' | 'asistencia';
 
@@ -24,44 +25,74 @@ function screenOfHash(): Screen {
   return SCREENS.find((s) => s.id === id)?.id ?? 'sala';
 }
 
-async function signIn(session: Session): Promise<SessionState> {
-  const api = createApi(session);
-  const [tenant, me] = await Promise.all([
-    ok(api.GET('/api/v1/tenant')),
-    ok(api.GET('/api/v1/me')),
-  ]);
-  const granted = new Set(me.permissions);
-  return { api, session, tenant, me, can: (p) => granted.has(p) };
-}
-
 export function App() {
   const [state, setState] = useState<SessionState | null>(null);
   const [restoring, setRestoring] = useState(true);
   const [screen, setScreen] = useState<Screen>(screenOfHash());
+  /** Entrar's restaurant and why the page is there again. */
+  const [entry, setEntry] = useState<{ tenant: string; notice?: string }>({
+    tenant: loadTenant() ?? 'demo',
+  });
+  /** "Cambiar de usuario": the previous user is signed out, the PIN pad is over the screen. */
+  const [switching, setSwitching] = useState(false);
+  /** The session whose 401 UNAUTHENTICATED ends the page's session (none while switching). */
+  const active = useRef<Session | null>(null);
+
+  /** Back to Entrar, the restaurant filled in. */
+  const leave = (session: Session, notice?: string) => {
+    active.current = null;
+    saveSession(null);
+    setState(null);
+    setSwitching(false);
+    setEntry({ tenant: session.tenant, notice });
+  };
+
+  /** Reads the restaurant and the user (GET /tenant, /me) with these headers, and shows them. */
+  const open = async (session: Session) => {
+    const api = createApi(session, {
+      // an expired or revoked token, on any request of any screen (the live stream included)
+      onUnauthenticated: () => {
+        if (active.current === session) leave(session, SESSION_ENDED);
+      },
+    });
+    const [tenant, me] = await Promise.all([
+      ok(api.GET('/api/v1/tenant')),
+      ok(api.GET('/api/v1/me')),
+    ]);
+    const granted = new Set(me.permissions);
+    active.current = session;
+    saveSession(session);
+    setState({ api, session, tenant, me, can: (p) => granted.has(p) });
+    setSwitching(false);
+  };
+
+  /** Ends the token at the service; a failure (already ended, no connection) changes nothing here. */
+  const signOutAtService = (signedIn: SessionState) => {
+    active.current = null;
+    if (signedIn.session.token)
+      void signedIn.api.POST('/api/v1/auth/logout').catch(() => undefined);
+  };
 
   useEffect(() => {
     const onHash = () => setScreen(screenOfHash());
     addEventListener('hashchange', onHash);
     const saved = loadSession();
-    if (saved) {
-      signIn(saved)
-        .then(setState)
-        .catch(() => saveSession(null))
+    if (!saved) setRestoring(false);
+    else if (hasExpired(saved)) {
+      leave(saved, SESSION_ENDED);
+      setRestoring(false);
+    } else {
+      open(saved)
+        .catch((err: unknown) =>
+          leave(saved, saved.token && isUnauthenticated(err) ? SESSION_ENDED : undefined),
+        )
         .finally(() => setRestoring(false));
-    } else setRestoring(false);
+    }
     return () => removeEventListener('hashchange', onHash);
   }, []);
 
   if (restoring) return <p class="loading">Cargando…</p>;
-  if (!state)
-    return (
-      <SignIn
-        onSignedIn={(s, session) => {
-          saveSession(session);
-          setState(s);
-        }}
-      />
-    );
+  if (!state) return <SignIn tenant={entry.tenant} notice={entry.notice} open={open} />;
 
   const visible = SCREENS.filter(
     (s) =>
@@ -73,7 +104,7 @@ export function App() {
 
   return (
     <SessionContext.Provider value={state}>
-      <header class="top">
+      <header class="top" inert={switching}>
         <strong class="brand">{state.tenant.name}</strong>
         <nav aria-label="Pantallas">
           {visible.map((s) => (
@@ -91,79 +122,58 @@ export function App() {
           {state.me.nombre ?? 'Sin autenticación'}
           {state.me.roles.length > 0 && ` · ${state.me.roles.join(', ')}`}
         </span>
+        {state.session.token && (
+          <button
+            type="button"
+            class="secondary small"
+            onClick={() => {
+              signOutAtService(state);
+              saveSession(null);
+              setSwitching(true);
+            }}
+          >
+            Cambiar de usuario
+          </button>
+        )}
         <button
           type="button"
-          class="secondary"
+          class="secondary small"
           onClick={() => {
-            saveSession(null);
-            setState(null);
+            signOutAtService(state);
+            leave(state.session);
           }}
         >
           Salir
         </button>
       </header>
-      <main>
+      <main inert={switching}>
         {current === 'sala' && <Floor />}
         {current === 'reservas' && <Reservas />}
         {current === 'historial' && <History />}
         {current === 'tablas' && <Tables />}
         {current === 'asistencia' && <Attendance />}
       </main>
+      {switching && (
+        <div class="backdrop">
+          <div
+            class="dialog switch-user"
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="switch-user-title"
+          >
+            <header>
+              <h2 id="switch-user-title">Cambiar de usuario</h2>
+              <button type="button" class="link" onClick={() => leave(state.session)}>
+                Salir
+              </button>
+            </header>
+            <p class="hint">
+              {state.me.nombre ?? 'La sesión anterior'} salió. La pantalla sigue donde estaba.
+            </p>
+            <Credentials tenant={state.session.tenant} open={open} />
+          </div>
+        </div>
+      )}
     </SessionContext.Provider>
-  );
-}
-
-function SignIn({ onSignedIn }: { onSignedIn: (state: SessionState, session: Session) => void }) {
-  const [tenant, setTenant] = useState('demo');
-  const [token, setToken] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [needsToken, setNeedsToken] = useState(false);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    const session = { tenant: tenant.trim(), token: token.trim() };
-    try {
-      onSignedIn(await signIn(session), session);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) setNeedsToken(true);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form class="signin" onSubmit={(e) => void submit(e)}>
-      <h1>Comandas</h1>
-      <label>
-        Restaurante
-        <input
-          name="tenant"
-          value={tenant}
-          onInput={(e) => setTenant(e.currentTarget.value)}
-          autoComplete="organization"
-          required
-          pattern="[a-z0-9][a-z0-9\-]*"
-        />
-      </label>
-      <label>
-        Token {needsToken ? '(obligatorio)' : '(si el servicio pide autenticación)'}
-        <textarea
-          name="token"
-          rows={3}
-          value={token}
-          onInput={(e) => setToken(e.currentTarget.value)}
-          placeholder="eyJhbGciOi…"
-        />
-      </label>
-      <p class="hint">El token se guarda solo mientras la pestaña esté abierta.</p>
-      <ErrorBanner error={error} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Entrando…' : 'Entrar'}
-      </button>
-    </form>
   );
 }

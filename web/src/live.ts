@@ -63,7 +63,7 @@ export interface LiveHandlers {
  * Follows GET /comandas/stream with fetch (so the tenant header and the token go as headers,
  * not in the URL), and reconnects by itself with the last event id it received: after a
  * dropped connection, a server restart or a deploy, nothing is missed (docs/comandas.md, Live
- * updates). Returns a function that stops it.
+ * updates). It stops by itself on 401: the session ended. Returns a function that stops it.
  */
 export function followComandas(
   api: ApiClient,
@@ -87,6 +87,9 @@ export function followComandas(
           signal: controller.signal,
           cache: 'no-store',
         });
+        // a token the service no longer takes: no retry brings it back (the client's
+        // onUnauthenticated tells the page, which asks who is there)
+        if (response.status === 401) return;
         if (!response.ok || !body) throw new Error(`stream answered ${response.status}`);
         handlers.onStatus('live');
         attempt = 0;

@@ -76,7 +76,7 @@ const SUMMARY = {
 function setUp() {
   const xhr = new FakeXhr();
   const seen: Progress[] = [];
-  const api = createApi({ tenant: 'demo', token: 'tok' }, 'http://service.test');
+  const api = createApi({ tenant: 'demo', token: 'tok' }, { origin: 'http://service.test' });
   const file = new File(['40000001\t2026-03-02 08:00:12\t1\t0\t1\t0\n'], 'attlog.dat');
   const controller = new AbortController();
   const call = api.POST('/api/v1/asistencia/import', {

@@ -79,7 +79,8 @@ export function ComandaPanel({
     setNotice(null);
     setDialog(null);
     void load();
-  }, [id]);
+    // another user signed in ("Cambiar de usuario"): the same comanda, with their acciones
+  }, [id, api]);
 
   // a live event touched this comanda: show it as it is now, keeping what the user was told
   useEffect(() => {

@@ -66,7 +66,7 @@ export function History() {
 
   useEffect(() => {
     void load(filters, offset);
-  }, [filters, offset]);
+  }, [filters, offset, api]);
 
   const set = (change: Partial<Filters>) => {
     setOffset(0);
