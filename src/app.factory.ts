@@ -38,6 +38,13 @@ export async function createApp(
   // TRUST_PROXY names
   const proxies = config.TRUST_PROXY.trim();
   if (proxies !== '') app.set('trust proxy', /^\d+$/.test(proxies) ? Number(proxies) : proxies);
+  // With tokens, an answer depends on who asks (a comanda's `acciones`, /me): a browser or a
+  // cache must not serve one user's copy (or revalidate it with If-None-Match) to another.
+  if (config.AUTH_MODE === 'jwt')
+    app.use((_request: unknown, response: { vary(field: string): void }, next: () => void) => {
+      response.vary('Authorization');
+      next();
+    });
   // First of all: every request, whatever its path, gets its id and its completion log line.
   app.use(requestIdAndLog(logger));
   // Security headers. No upgrade-insecure-requests: the service (and its Swagger UI) is served

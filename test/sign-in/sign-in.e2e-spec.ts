@@ -162,7 +162,9 @@ describe('staff sign-in (AUTH_MODE=jwt)', () => {
       // the token works where tokens are asked for
       const me = await bearer(res.body.access_token).get('/me').expect(200);
       expect(me.body).toMatchObject({ id_usuario: STAFF.mozo.id, roles: ['mozo'] });
-      await bearer(res.body.access_token).get('/comandas').expect(200);
+      const list = await bearer(res.body.access_token).get('/comandas').expect(200);
+      // what a comanda lists (its acciones) depends on who asks: no shared copy in a cache
+      expect(list.headers.vary).toMatch(/Authorization/i);
       // and only for its tenant
       await bearer(res.body.access_token, 'beta').get('/comandas').expect(403);
     });

@@ -3,7 +3,7 @@ import { seedDemo, seedMenu } from '../../support/fixtures';
 import { freePort, MAIN_JS, RunningProcess } from '../../support/processes';
 import { TestDatabases, type TestTenantOptions } from '../../support/test-databases';
 import { FEATURES, type TenantFeature } from '../../../src/common/config/features';
-import { hashPin } from '../../../src/sign-in/secret-hashing';
+import { hashPin } from '../../../src/common/secret-hashing';
 
 /**
  * The PINs of the staff of `seedStaff` (`auth` with the small menu), to sign in on the page's

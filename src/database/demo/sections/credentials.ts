@@ -2,7 +2,7 @@ import { hashPassword, hashPin } from '../../../common/secret-hashing';
 import type { DemoQuery } from '../seed-helpers';
 
 /**
- * The demo staff's development credentials (README, "Trying sign-in"): a PIN each, in STAFF's
+ * The demo staff's development credentials (README, "Authentication and roles"; docs/sign-in.md): a PIN each, in STAFF's
  * order, and a password for the manager. Known to everyone who reads the README, so they are
  * seeded only outside production (TenantAdminSettings.demoCredentials).
  */
