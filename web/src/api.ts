@@ -91,9 +91,9 @@ export function createApi(session: Session, options: ApiOptions = {}): ApiClient
   const { origin = globalThis.location?.origin ?? '', onUnauthenticated } = options;
   const client = createClient<paths>({
     baseUrl: origin,
-    // with a token the answers depend on who asks (`acciones`, what /me grants) while their
-    // ETag is the row's version and they carry no `Vary: Authorization`: a copy revalidated
-    // from the browser's cache could be the previous user's after "Cambiar de usuario"
+    // with a token the answers depend on who asks (`acciones`, what /me grants): the service
+    // marks them `Vary: Authorization`, and the page keeps no copy at all, so nothing the
+    // previous user read can show after "Cambiar de usuario"
     ...(session.token ? { cache: 'no-store' as const } : {}),
   });
   client.use({
