@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiExtension, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public, type RequestWithUser } from '../auth/auth.decorators';
 import { unauthenticated } from '../auth/auth.errors';
 import { ApiTag } from '../common/decorators';
+import { SIGN_IN_OPERATION } from '../common/http/openapi-contract';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import { LoginBody, PinBody, SessionDto } from './dto/sign-in.dto';
@@ -19,6 +20,7 @@ export const SIGN_IN_TAG =
  */
 @ApiTag('auth', SIGN_IN_TAG)
 @TenantScoped()
+@ApiExtension(SIGN_IN_OPERATION, true)
 @Controller('auth')
 export class SignInController {
   constructor(private readonly signIn: SignInService) {}

@@ -8,12 +8,16 @@ import { example } from '../common/http/openapi-errors';
 
 /** The error codes of staff sign-in, as small factories (docs/sign-in.md). */
 
-/** One answer for an unknown document or user, a wrong password and a wrong PIN. */
+/**
+ * One answer for an unknown document or user, a wrong password and a wrong PIN; with the
+ * challenge every 401 carries (RFC 9110), naming the scheme the answer of a sign-in is used with.
+ */
 export const invalidCredentials = () =>
   new DomainError({
     status: 401,
     code: 'INVALID_CREDENTIALS',
     message: 'The credentials are not valid',
+    headers: { 'WWW-Authenticate': 'Bearer realm="comandas"' },
   });
 
 export const tooManyAttempts = (retryAfterSeconds: number) =>

@@ -19,6 +19,8 @@ const FEATURES_ON = { FEATURE_GENERIC_TABLES: 'true', FEATURE_RPC: 'true' };
 /** Small limits, so that 413 is cheap to reach. */
 const LIMITS = { BODY_LIMIT: '16kb', UPLOAD_MAX_BYTES: '4096' };
 const JWT = { AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET };
+/** The credentials the sweep gives Rosa (the mozo of seedMenu and seedStaff). */
+const SIGN_IN = { password: 'ceviche-de-lunes', pin: '4827' };
 
 /** Values for the path parameters of the shared sweep (none needs to exist). */
 const SAMPLES = { id: '1', itemId: '1', table: 'productos', column: 'id_categoria' };
@@ -99,6 +101,15 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   // tenant, and who is asking
   await s.call(200, 'get', '/tenant');
   await s.call(200, 'get', '/me');
+
+  // a staff member's credentials (the sign-in routes themselves: sweepSignIn, with tokens)
+  await s.call(200, 'put', `/usuarios/${MENU.rosa}/credenciales`, {
+    json: { password: SIGN_IN.password, pin: SIGN_IN.pin },
+  });
+  await s.call(400, 'put', `/usuarios/${MENU.rosa}/credenciales`, { json: { pin: '1234' } });
+  await s.call(400, 'put', `/usuarios/${MENU.rosa}/credenciales`, { json: {} });
+  await s.call(404, 'put', '/usuarios/999999/credenciales', { json: { pin: '5173' } });
+  await s.call(409, 'put', `/usuarios/${MENU.luis}/credenciales`, { json: { pin: SIGN_IN.pin } });
 
   // comandas
   await s.call(200, 'get', '/comandas?estado=abierta&limit=5');
@@ -474,12 +485,35 @@ async function sweepShared(s: ContractSweep, ops: DocOperation[]): Promise<void>
 }
 
 /** With AUTH_MODE=jwt: the token's and the roles' answers of every operation that asks one. */
+/** Staff sign-in, where the service issues tokens (after sweepOperations set the credentials). */
+async function sweepSignIn(s: ContractSweep): Promise<void> {
+  const login = await s.call(200, 'post', '/auth/login', {
+    token: null,
+    json: { documento: STAFF.mozo.documento, password: SIGN_IN.password },
+  });
+  await s.call(401, 'post', '/auth/login', {
+    token: null,
+    json: { documento: STAFF.mozo.documento, password: 'no-es-la-clave' },
+  });
+  await s.call(400, 'post', '/auth/login', { token: null, json: { documento: '40000001' } });
+  const pin = await s.call(200, 'post', '/auth/pin', { token: null, json: { pin: SIGN_IN.pin } });
+  await s.call(401, 'post', '/auth/pin', {
+    token: null,
+    json: { pin: SIGN_IN.pin, id_usuario: MENU.luis },
+  });
+  await s.call(400, 'post', '/auth/pin', { token: null, json: { pin: '12' } });
+  await s.call(204, 'post', '/auth/logout', { token: pin.body.access_token as string });
+  await s.call(204, 'post', '/auth/logout', { token: login.body.access_token as string });
+  await s.call(409, 'post', '/auth/logout', { label: 'a token not made by sign-in' });
+}
+
 async function sweepAuthentication(s: ContractSweep, ops: DocOperation[]): Promise<void> {
   for (const op of ops) {
     const path = samplePath(op.path, SAMPLES);
     const label = op.operationId;
     if (op.public) {
-      await s.call(200, op.method, path, { tenant: null, token: null, label });
+      // sign-in needs no token but a tenant: its answers are sweepSignIn's
+      if (!op.tenant) await s.call(200, op.method, path, { tenant: null, token: null, label });
       continue;
     }
     const tenant = op.tenant ? 'bravo' : null;
@@ -700,6 +734,7 @@ describe('the OpenAPI document is the contract the service keeps', () => {
       await sweepOperations(s);
       const ops = operationsOf(s.document as Json);
       await sweepShared(s, ops);
+      await sweepSignIn(s);
       await sweepAuthentication(s, ops);
       expect(s.problems).toEqual([]);
       expect(ops.map((o) => o.operationId).filter((id) => !s.succeeded.has(id))).toEqual([]);

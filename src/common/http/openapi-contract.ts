@@ -40,6 +40,8 @@ const NO_TENANT = 'x-no-tenant';
 const NOT_RATE_LIMITED = 'x-rate-limited';
 const LONG_RUNNING = 'x-long-running';
 const TAG_DESCRIPTION = 'x-tag-description';
+/** Marks the sign-in operations, left out of the document where this service issues no tokens. */
+export const SIGN_IN_OPERATION = 'x-sign-in';
 
 const HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': {
@@ -287,6 +289,21 @@ export function completeDocument(document: OpenAPIObject, config: AppConfig): Op
     document.security = [];
   }
 
+  // the sign-in routes are served only where this service issues tokens (AUTH_MODE=jwt with
+  // AUTH_JWT_SECRET); elsewhere they answer 404 like a route that does not exist
+  const issuesTokens = config.AUTH_MODE === 'jwt' && Boolean(config.AUTH_JWT_SECRET);
+  let removed = false;
+  for (const { path, method, op } of operationsOf(document)) {
+    if (op[SIGN_IN_OPERATION] !== true) continue;
+    delete op[SIGN_IN_OPERATION];
+    if (issuesTokens) continue;
+    const item = document.paths[path] as Record<string, unknown>;
+    delete item[method];
+    if (!METHODS.some((m) => m in item)) delete document.paths[path];
+    removed = true;
+  }
+  if (removed) dropUnusedSchemas(document);
+
   for (const { path, method, op } of operationsOf(document)) {
     if (op[NO_TENANT] !== true) ensureTenantHeader(op);
     const shared = sharedErrors(path, method, op, config);
@@ -300,6 +317,31 @@ export function completeDocument(document: OpenAPIObject, config: AppConfig): Op
     delete op[LONG_RUNNING];
   }
   return document;
+}
+
+/** Removes the schemas no operation refers to any more, directly or through another schema. */
+function dropUnusedSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas;
+  if (!schemas) return;
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === 'object' && value !== null) {
+      const ref = (value as { $ref?: unknown }).$ref;
+      const name =
+        typeof ref === 'string' && ref.startsWith('#/components/schemas/')
+          ? ref.slice('#/components/schemas/'.length)
+          : undefined;
+      if (name !== undefined && !used.has(name)) {
+        used.add(name);
+        visit(schemas[name]);
+      }
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(document.paths);
+  visit({ ...document.components, schemas: undefined });
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
 /**

@@ -64,7 +64,7 @@ export class SessionDto {
   @ApiProperty({
     example: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0ZW5hbnQiOiJkZW1vIn0.c2lnbmF0dXJl',
     description:
-      'A JWT (HS256) with sub, tenant, exp and jti: send it as Authorization: Bearer <token>',
+      'A JWT (HS256) with sub, tenant, exp and jti: send it in the Authorization header, after `Bearer `',
   })
   access_token!: string;
 

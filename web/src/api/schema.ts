@@ -1896,7 +1896,7 @@ export interface components {
     };
     SessionDto: {
       /**
-       * @description A JWT (HS256) with sub, tenant, exp and jti: send it as Authorization: Bearer <token>
+       * @description A JWT (HS256) with sub, tenant, exp and jti: send it in the Authorization header, after `Bearer `
        * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0ZW5hbnQiOiJkZW1vIn0.c2lnbmF0dXJl
        */
       access_token: string;
