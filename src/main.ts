@@ -52,13 +52,18 @@ function banner(config: AppConfig): string {
     `  API:     ${base}/api/v1   (header X-Tenant-ID: demo)`,
     `  Docs:    ${base}/api/docs   (OpenAPI JSON: ${base}/api/docs-json)`,
     `  Health:  ${base}/api/health`,
-    ...(config.AUTH_MODE === 'jwt'
-      ? [
-          `  Auth:    Bearer tokens (AUTH_MODE=jwt): npm run token -- --tenant demo --list, then`,
-          `           TOKEN=$(npm run -s token -- --tenant demo --user <documento>)`,
-          `  Try:     curl -H 'X-Tenant-ID: demo' -H "Authorization: Bearer $TOKEN" ${base}/api/v1/tenant`,
-        ]
-      : [`  Try:     curl -H 'X-Tenant-ID: demo' ${base}/api/v1/tenant`]),
+    ...(config.AUTH_MODE !== 'jwt'
+      ? [`  Try:     curl -H 'X-Tenant-ID: demo' ${base}/api/v1/tenant`]
+      : config.AUTH_JWT_SECRET
+        ? [
+            `  Sign in: on the page with a staff PIN (the demo's: README, "Authentication and roles"), or`,
+            `           curl -H 'X-Tenant-ID: demo' -H 'Content-Type: application/json' -d '{"pin":"6284"}' ${base}/api/v1/auth/pin`,
+            `  Tokens:  npm run token -- --tenant demo --list, then npm run -s token -- --tenant demo --user <documento>`,
+          ]
+        : [
+            `  Auth:    Bearer tokens from the issuer of AUTH_JWT_PUBLIC_KEY_FILE (AUTH_MODE=jwt)`,
+            `  Try:     curl -H 'X-Tenant-ID: demo' -H "Authorization: Bearer $TOKEN" ${base}/api/v1/tenant`,
+          ]),
     '',
   ].join('\n');
 }
