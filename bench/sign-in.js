@@ -4,11 +4,15 @@
 //
 // 1. Credentials, through the service: an admin token made by `npm run token`, then
 //    PUT /api/v1/usuarios/:id/credenciales gives every active staff member of the tenant a PIN
-//    of the bench's own (6 digits: none of the demo's) and the admin a password.
+//    of the bench's own (6 digits: none of the demo's) and a password.
 // 2. One sign-in at a time: POST /api/v1/auth/pin (the PIN alone, as the floor tablet sends it,
 //    round-robin over the staff) and POST /api/v1/auth/login, SEQUENTIAL of each after a few of
 //    warm-up; the time from sending to the whole answer. Next to it, one scrypt hash of the
 //    same cost in the bench's own process: what of a sign-in is the hash.
+//    Then refused sign-ins, SEQUENTIAL of each: an unknown documento (a new one each time) and a
+//    staff member's documento with a wrong password (round-robin, under 5 per account: no
+//    lockout). Both must answer the same 401 INVALID_CREDENTIALS in the same time: the
+//    unknown one verifies against a decoy hash.
 // 3. A burst: BURSTS times BURST concurrent PIN sign-ins, while a probe sends
 //    GET /api/v1/comandas?limit=1 (with a token, PROBE_EVERY_MS apart, open loop) — and, first,
 //    the same probe for PROBE_ALONE_S seconds with no sign-in. scrypt runs in libuv's thread
@@ -205,7 +209,7 @@ async function signInBench({ port, tenant, tenantUrl, cliEnv, secret }) {
       path: `/api/v1/usuarios/${member.id_usuario}/credenciales`,
       tenant,
       token,
-      body: member === admin ? { pin: pins[i], password: PASSWORD } : { pin: pins[i] },
+      body: { pin: pins[i], password: PASSWORD },
     });
     if (res.status !== 200 || res.json?.pin !== true)
       throw new Error(
@@ -260,6 +264,33 @@ async function signInBench({ port, tenant, tenantUrl, cliEnv, secret }) {
   const pin = await sequential(pinSignIn);
   const password = await sequential(login);
 
+  // refused sign-ins: one answer, one time, whether the documento exists or not
+  const known = new Set(staff.map((m) => m.documento));
+  let unknownSeq = 0;
+  const unknownDocumento = () => {
+    let documento;
+    do documento = `9${String(1_000_000 + unknownSeq++ * 7_927).slice(-7)}`;
+    while (known.has(documento));
+    return documento;
+  };
+  let wrongSeq = 0;
+  const refused = (documento) =>
+    call(port, {
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      tenant,
+      body: { documento, password: 'not-the-password' },
+      agent,
+    }).then((res) => {
+      const ok = res.status === 401 && res.json?.code === 'INVALID_CREDENTIALS';
+      if (!ok) problems.push(`refused login answered ${res.status}: ${res.text.slice(0, 200)}`);
+      return { res, ok };
+    });
+  const unknown = await sequential(() => refused(unknownDocumento()));
+  // not the admin's account, whose password the probe's session needs afterwards
+  const others = staff.filter((m) => m !== admin);
+  const wrong = await sequential(() => refused(others[wrongSeq++ % others.length].documento));
+
   // the probe needs a token with comandas:read: a session of the admin
   const session = await login();
   if (!session.ok) throw new Error(`No session for the probe: ${session.res.text}`);
@@ -304,7 +335,8 @@ async function signInBench({ port, tenant, tenantUrl, cliEnv, secret }) {
   const withBurst = await during.stop();
   agent.destroy();
 
-  const failures = pin.failures + password.failures + burstFailures;
+  const failures =
+    pin.failures + password.failures + burstFailures + unknown.failures + wrong.failures;
   if (failures > 0) problems.unshift(`${failures} sign-ins failed`);
   if (without.errors + withBurst.errors > 0)
     problems.unshift(`${without.errors + withBurst.errors} probe requests failed`);
@@ -315,6 +347,7 @@ async function signInBench({ port, tenant, tenantUrl, cliEnv, secret }) {
     hash: figures(hashMs),
     pin,
     password,
+    refused: { unknown, wrong },
     burst: {
       size: BURST,
       count: BURSTS,
@@ -344,6 +377,10 @@ function report(r, fmt) {
     `| POST /auth/login, one at a time (${r.password.n}), p50 / p95 | **${ms(r.password.p50)} / ` +
       `${ms(r.password.p95)} ms** (max ${ms(r.password.max)}; ${target(r.password)}) |`,
     `| one scrypt hash in the bench's process, p50 / p95 (${r.hash.n}) | ${ms(r.hash.p50)} / ${ms(r.hash.p95)} ms |`,
+    `| refused POST /auth/login (401), unknown documento (${r.refused.unknown.n}), p50 / p95 | ` +
+      `${ms(r.refused.unknown.p50)} / ${ms(r.refused.unknown.p95)} ms |`,
+    `| refused POST /auth/login (401), a staff member's documento, wrong password (${r.refused.wrong.n}), p50 / p95 | ` +
+      `${ms(r.refused.wrong.p50)} / ${ms(r.refused.wrong.p95)} ms |`,
     `| ${r.burst.count} bursts of ${r.burst.size} concurrent PIN sign-ins: each burst took | ` +
       `${r.burst.wallMs.map((x) => fmt(x)).join(' / ')} ms |`,
     `| a sign-in within a burst, p50 / p95 | ${ms(r.burst.signIns.p50)} / ${ms(r.burst.signIns.p95)} ms |`,
@@ -351,7 +388,7 @@ function report(r, fmt) {
       `**${ms(r.probe.without.p50)} / ${ms(r.probe.without.p95)} ms** (max ${ms(r.probe.without.max)}) |`,
     `| the same during the bursts (${r.probe.with.n}), p50 / p95 | **${ms(r.probe.with.p50)} / ` +
       `${ms(r.probe.with.p95)} ms** (max ${ms(r.probe.with.max)}) |`,
-    `| sign-ins failed / probe requests failed | ${r.pin.failures + r.password.failures + r.burst.failures} / ` +
+    `| sign-ins failed / probe requests failed | ${r.pin.failures + r.password.failures + r.burst.failures + r.refused.unknown.failures + r.refused.wrong.failures} / ` +
       `${r.probe.without.errors + r.probe.with.errors} |`,
   ];
   if (r.problems.length > 0) lines.push(`\nSign-in problems: ${r.problems.join('; ')}.`);
