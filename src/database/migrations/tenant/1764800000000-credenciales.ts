@@ -8,7 +8,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   a scrypt hash (`scrypt$<ln>$<r>$<p>$<salt>$<hash>`). A password has its own random salt; a
  *   PIN is hashed with the tenant's salt, so that the PIN pad finds its owner with one hash and
  *   two staff members cannot share a PIN (unique index).
- * - `credenciales_ajustes`: the tenant's PIN salt, 32 random bytes drawn when the table is made.
+ * - `credenciales_ajustes`: the tenant's PIN salt: 32 bytes made of two random UUIDs
+ *   (gen_random_uuid, 244 random bits), drawn when the table is made.
  * - `sesiones_usuario`: one row per token issued by sign-in (its `jti`), until it expires;
  *   `revocada` set by a sign-out or a change of the user's credentials: the deny-list.
  */
