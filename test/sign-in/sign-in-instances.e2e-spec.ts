@@ -109,7 +109,11 @@ describe('staff sign-in across two instances (real processes, Redis)', () => {
     const ended = await api(b.base, token).get('/comandas').expect(401);
     expect(ended.body.detail).toEqual({ reason: 'session_ended' });
 
-    const logs = instances.map((i) => i.service.stdout + i.service.stderr).join('\n');
+    // the log lines (JSON, LOG_FORMAT=json), not the start banner with its example request
+    const logs = instances
+      .flatMap((i) => `${i.service.stdout}\n${i.service.stderr}`.split('\n'))
+      .filter((line) => line.startsWith('{'))
+      .join('\n');
     expect(logs).toContain('staff signed in');
     expect(logs).toContain('staff credentials changed');
     expect(logs).not.toContain(PASSWORD);
