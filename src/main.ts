@@ -2,7 +2,12 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { loadTokenKeys } from './auth/token-keys';
-import { ConfigValidationError, loadConfig, type AppConfig } from './common/config/app-config';
+import {
+  ConfigValidationError,
+  issuesTokens,
+  loadConfig,
+  type AppConfig,
+} from './common/config/app-config';
 import { openDatabase, type DatabaseHandle } from './database/database-bootstrap';
 import { ensureDemoTenant } from './tenancy/demo-tenant';
 import { migratesTenantsAtStart, migrateTenantsAtStart } from './tenancy/start-up-migrations';
@@ -54,7 +59,7 @@ function banner(config: AppConfig): string {
     `  Health:  ${base}/api/health`,
     ...(config.AUTH_MODE !== 'jwt'
       ? [`  Try:     curl -H 'X-Tenant-ID: demo' ${base}/api/v1/tenant`]
-      : config.AUTH_JWT_SECRET
+      : issuesTokens(config)
         ? [
             `  Sign in: on the page with a staff PIN (the demo's: README, "Authentication and roles"), or`,
             `           curl -H 'X-Tenant-ID: demo' -H 'Content-Type: application/json' -d '{"pin":"6284"}' ${base}/api/v1/auth/pin`,

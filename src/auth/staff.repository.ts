@@ -17,12 +17,14 @@ export interface StaffSessions extends StaffMember {
   revocadas: string[];
 }
 
-const STAFF_SELECT = `
-  SELECT u.id_usuario, u.documento, u.nombre, u.activo,
-         COALESCE(array_agg(r.nombre ORDER BY r.nombre) FILTER (WHERE r.id_rol IS NOT NULL), '{}') AS roles
-    FROM usuarios u
-    LEFT JOIN usua_roles ur ON ur.id_usuario = u.id_usuario
-    LEFT JOIN roles r ON r.id_rol = ur.id_rol`;
+/** The role names of the user `u` (usuarios aliased u), sorted: `${ROLES_OF_U} AS roles`. */
+export const ROLES_OF_U = `
+  COALESCE((SELECT array_agg(r.nombre ORDER BY r.nombre)
+              FROM usua_roles ur JOIN roles r ON r.id_rol = ur.id_rol
+             WHERE ur.id_usuario = u.id_usuario), '{}')`;
+
+const STAFF_COLUMNS = `u.id_usuario, u.documento, u.nombre, u.activo, ${ROLES_OF_U} AS roles`;
+const STAFF_SELECT = `SELECT ${STAFF_COLUMNS} FROM usuarios u`;
 
 /** Users and their roles in the current tenant's database (usuarios, usua_roles, roles). */
 @Injectable()
@@ -30,10 +32,7 @@ export class StaffRepository extends TenantRepository {
   /** The member with their revoked sessions: one query, which the roles cache keeps. */
   async findWithSessions(id: number): Promise<StaffSessions | undefined> {
     const rows: StaffSessions[] = await this.db.query(
-      `SELECT u.id_usuario, u.documento, u.nombre, u.activo,
-              COALESCE((SELECT array_agg(r.nombre ORDER BY r.nombre)
-                          FROM usua_roles ur JOIN roles r ON r.id_rol = ur.id_rol
-                         WHERE ur.id_usuario = u.id_usuario), '{}') AS roles,
+      `SELECT ${STAFF_COLUMNS},
               COALESCE((SELECT array_agg(s.jti::text)
                           FROM sesiones_usuario s
                          WHERE s.id_usuario = u.id_usuario AND s.revocada IS NOT NULL
@@ -46,25 +45,21 @@ export class StaffRepository extends TenantRepository {
   }
 
   async findById(id: number): Promise<StaffMember | undefined> {
-    const rows: StaffMember[] = await this.db.query(
-      `${STAFF_SELECT} WHERE u.id_usuario = $1 GROUP BY u.id_usuario`,
-      [id],
-    );
+    const rows: StaffMember[] = await this.db.query(`${STAFF_SELECT} WHERE u.id_usuario = $1`, [
+      id,
+    ]);
     return rows[0];
   }
 
   /** The active staff, by id. */
   listActive(): Promise<StaffMember[]> {
-    return this.db.query(
-      `${STAFF_SELECT} WHERE u.activo GROUP BY u.id_usuario ORDER BY u.id_usuario`,
-    );
+    return this.db.query(`${STAFF_SELECT} WHERE u.activo ORDER BY u.id_usuario`);
   }
 
   async findByDocumento(documento: string): Promise<StaffMember | undefined> {
-    const rows: StaffMember[] = await this.db.query(
-      `${STAFF_SELECT} WHERE u.documento = $1 GROUP BY u.id_usuario`,
-      [documento],
-    );
+    const rows: StaffMember[] = await this.db.query(`${STAFF_SELECT} WHERE u.documento = $1`, [
+      documento,
+    ]);
     return rows[0];
   }
 }

@@ -3,7 +3,7 @@ import { FEATURES, TENANT_FEATURES } from '../common/config/features';
 import { redactUrl } from '../database/pg-url';
 import { quoteIdent } from '../database/sql';
 import { Tenant } from '../tenancy/entities/tenant.entity';
-import { TenantAdmin, migrationFailure } from '../tenancy/tenant-admin';
+import { TenantAdmin, tenantAdminSettings, migrationFailure } from '../tenancy/tenant-admin';
 import { defineCli, err, out, UsageError, type CliInput } from './cli-support';
 
 const USAGE = `Usage: npm run tenant -- <command> [options]
@@ -208,13 +208,10 @@ defineCli({
     if (!COMMANDS.includes(positionals[0]))
       throw new UsageError(`Unknown command "${positionals[0]}"`);
     return withApp((app) => {
-      const admin = new TenantAdmin(app.control, {
-        controlUrl: app.target.controlUrl,
-        databasePrefix: config.TENANT_DB_PREFIX,
-        defaultTimeZone: config.DEFAULT_TIME_ZONE,
-        connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-        demoCredentials: config.NODE_ENV !== 'production',
-      });
+      const admin = new TenantAdmin(
+        app.control,
+        tenantAdminSettings(config, app.target.controlUrl),
+      );
       return execute(admin, { values, positionals }, stdio);
     });
   },

@@ -129,6 +129,13 @@ export async function verifySecret(secret: string, stored: string | null | undef
   return timingSafeEqual(key, target.key) && parsed !== undefined;
 }
 
+/** Whether two stored hashes are the same text, compared in constant time (a PIN's lookup). */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
 /** Whether a stored hash was made with a lower cost than today's (re-hash it). */
 export function needsRehash(stored: string): boolean {
   const parsed = parse(stored);

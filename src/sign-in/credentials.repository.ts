@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ROLES_OF_U } from '../auth/staff.repository';
 import { returnedRows } from '../database/sql';
 import { TenantRepository } from '../tenancy/tenant-repository';
 
@@ -14,9 +15,7 @@ export interface SignInRow {
 
 const SIGN_IN_SELECT = `
   SELECT u.id_usuario, concat_ws(' ', u.nombre, u.apellido) AS nombre, u.activo,
-         COALESCE((SELECT array_agg(r.nombre ORDER BY r.nombre)
-                     FROM usua_roles ur JOIN roles r ON r.id_rol = ur.id_rol
-                    WHERE ur.id_usuario = u.id_usuario), '{}') AS roles,
+         ${ROLES_OF_U} AS roles,
          c.password_hash, c.pin_hash
     FROM usuarios u
     LEFT JOIN credenciales c ON c.id_usuario = u.id_usuario`;

@@ -14,6 +14,14 @@ import { SignInService } from './sign-in.service';
 export const SIGN_IN_TAG =
   'Staff sign-in: a PIN on the floor tablet, a password for managers; sessions and sign-out (docs/sign-in.md)';
 
+/** What a sign-in (password or PIN) may answer instead of a session. */
+const SIGN_IN_REFUSALS = [
+  SIGN_IN_ERRORS.INVALID_CREDENTIALS,
+  SIGN_IN_ERRORS.TOO_MANY_ATTEMPTS,
+  SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE,
+  ERRORS.VALIDATION_FAILED,
+];
+
 /**
  * POST /auth/login, /auth/pin, /auth/logout. The first two need no token (they give one); all
  * three answer 404 SIGN_IN_NOT_AVAILABLE unless AUTH_MODE=jwt with AUTH_JWT_SECRET.
@@ -34,12 +42,7 @@ export class SignInController {
       'Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; after 5 failures for the account within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.',
   })
   @ApiOkResponse({ type: SessionDto, description: 'Signed in' })
-  @ApiErrors(
-    SIGN_IN_ERRORS.INVALID_CREDENTIALS,
-    SIGN_IN_ERRORS.TOO_MANY_ATTEMPTS,
-    SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE,
-    ERRORS.VALIDATION_FAILED,
-  )
+  @ApiErrors(...SIGN_IN_REFUSALS)
   login(@Body() body: LoginBody, @Req() request: Request): Promise<SessionDto> {
     return this.signIn.login(body.documento, body.password, clientAddress(request));
   }
@@ -53,12 +56,7 @@ export class SignInController {
       'A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; after 5 failures from one client address (or for one id_usuario) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.',
   })
   @ApiOkResponse({ type: SessionDto, description: 'Signed in' })
-  @ApiErrors(
-    SIGN_IN_ERRORS.INVALID_CREDENTIALS,
-    SIGN_IN_ERRORS.TOO_MANY_ATTEMPTS,
-    SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE,
-    ERRORS.VALIDATION_FAILED,
-  )
+  @ApiErrors(...SIGN_IN_REFUSALS)
   pin(@Body() body: PinBody, @Req() request: Request): Promise<SessionDto> {
     return this.signIn.pin(body.pin, body.id_usuario, clientAddress(request));
   }

@@ -4,14 +4,20 @@ import { sign } from 'jsonwebtoken';
 import type { AuthenticatedUser } from '../auth/auth.decorators';
 import { permissionsOf } from '../auth/permissions';
 import { StaffCache } from '../auth/staff-cache';
-import type { AppConfig } from '../common/config/app-config';
+import { issuesTokens, type AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { AppLogger, type Logger } from '../common/logging/logger';
 import { TenantContext } from '../tenancy/tenant-context';
 import { ATTEMPT_COUNTER, type AttemptCounter } from './attempt-counter';
 import { CredentialsRepository, type SignInRow } from './credentials.repository';
 import type { CredentialsBody, CredentialsDto, SessionDto } from './dto/sign-in.dto';
-import { hashPassword, hashPin, needsRehash, verifySecret } from '../common/secret-hashing';
+import {
+  hashPassword,
+  hashPin,
+  needsRehash,
+  sameHash,
+  verifySecret,
+} from '../common/secret-hashing';
 import { passwordProblem, pinProblem } from './secret-rules';
 import {
   emptyCredentials,
@@ -49,12 +55,13 @@ export class SignInService {
     logger: AppLogger,
   ) {
     this.log = logger.child('SignIn');
-    if (config.AUTH_MODE !== 'jwt')
-      this.unavailable = 'AUTH_MODE is off: no route asks for a token';
-    else if (!config.AUTH_JWT_SECRET)
+    if (issuesTokens(config))
+      this.key = createSecretKey(Buffer.from(config.AUTH_JWT_SECRET!, 'utf8'));
+    else
       this.unavailable =
-        'tokens come from the issuer whose public key is configured (AUTH_JWT_PUBLIC_KEY_FILE); sign in there';
-    else this.key = createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8'));
+        config.AUTH_MODE !== 'jwt'
+          ? 'AUTH_MODE is off: no route asks for a token'
+          : 'tokens come from the issuer whose public key is configured (AUTH_JWT_PUBLIC_KEY_FILE); sign in there';
   }
 
   /** 404 SIGN_IN_NOT_AVAILABLE unless this instance issues tokens. */
@@ -92,7 +99,7 @@ export class SignInService {
       idUsuario === undefined
         ? await this.credentials.byPinHash(hash)
         : await this.credentials.byId(idUsuario);
-    if (!row?.activo || row.pin_hash === null || !sameText(row.pin_hash, hash))
+    if (!row?.activo || row.pin_hash === null || !sameHash(row.pin_hash, hash))
       return this.failed(keys, 'pin', address);
     // the device's count is not reset by a success: a PIN of one's own must not buy guesses
     if (idUsuario !== undefined) await this.attempts.reset(keys[1]);
@@ -198,12 +205,4 @@ export class SignInService {
       },
     };
   }
-}
-
-/** Equality of two hashes' text without an early exit. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i += 1) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
 }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { CONTROL_ENTITIES } from '../control-entities';
 import type { AppConfig } from '../common/config/app-config';
 import { Tenant } from './entities/tenant.entity';
-import { TenantAdmin } from './tenant-admin';
+import { TenantAdmin, tenantAdminSettings } from './tenant-admin';
 import type { DatabaseTarget } from '../database/database-target';
 
 export const DEMO_TENANT_SLUG = 'demo';
@@ -27,13 +27,7 @@ export async function ensureDemoTenant(
   await control.initialize();
   try {
     log('Provisioning the demo tenant with demo data (first start)');
-    const admin = new TenantAdmin(control, {
-      controlUrl: target.controlUrl,
-      databasePrefix: config.TENANT_DB_PREFIX,
-      defaultTimeZone: config.DEFAULT_TIME_ZONE,
-      connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-      demoCredentials: config.NODE_ENV !== 'production',
-    });
+    const admin = new TenantAdmin(control, tenantAdminSettings(config, target.controlUrl));
     const result = await admin.create({
       slug: DEMO_TENANT_SLUG,
       name: 'Cevichería Demo',

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../common/config/app-config';
 import { CONTROL_ENTITIES } from '../control-entities';
 import type { DatabaseTarget } from '../database/database-target';
-import { TenantAdmin, migrationFailure } from './tenant-admin';
+import { TenantAdmin, tenantAdminSettings, migrationFailure } from './tenant-admin';
 
 /** The lock instances take turns on (one control database, every instance of the service). */
 const LOCK_KEY = 'comandas:tenant-migrations-at-start';
@@ -50,12 +50,7 @@ export async function migrateTenantsAtStart(
   try {
     await lock.query('SELECT pg_advisory_lock(hashtext($1))', [LOCK_KEY]);
     await control.initialize();
-    const admin = new TenantAdmin(control, {
-      controlUrl: target.controlUrl,
-      databasePrefix: config.TENANT_DB_PREFIX,
-      defaultTimeZone: config.DEFAULT_TIME_ZONE,
-      connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-    });
+    const admin = new TenantAdmin(control, tenantAdminSettings(config, target.controlUrl));
     const tenants = (await admin.list()).filter((tenant) => tenant.status !== 'provisioning');
     let migrated = 0;
     const failed: string[] = [];

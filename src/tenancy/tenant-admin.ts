@@ -1,5 +1,5 @@
 import { DataSource, Repository } from 'typeorm';
-import { isTimeZone } from '../common/config/app-config';
+import { isTimeZone, type AppConfig } from '../common/config/app-config';
 import { AdminRequestError } from '../common/errors/admin-request-error';
 import { isServerUnreachable, pgErrorInfo } from '../common/errors/pg-error.translator';
 import { todayIn } from '../common/time';
@@ -26,6 +26,20 @@ export interface TenantAdminSettings {
    * credentials, never seeded with NODE_ENV=production.
    */
   demoCredentials?: boolean;
+}
+
+/**
+ * The settings of the config's tenant administration, for the control database at `controlUrl`:
+ * the start-up (demo, migrations), the tenant CLI and the tests build it the same way.
+ */
+export function tenantAdminSettings(config: AppConfig, controlUrl: string): TenantAdminSettings {
+  return {
+    controlUrl,
+    databasePrefix: config.TENANT_DB_PREFIX,
+    defaultTimeZone: config.DEFAULT_TIME_ZONE,
+    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+    demoCredentials: config.NODE_ENV !== 'production',
+  };
 }
 
 export interface CreateTenantInput {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Tenant } from '../../src/tenancy/entities/tenant.entity';
-import { TenantAdmin } from '../../src/tenancy/tenant-admin';
+import { TenantAdmin, tenantAdminSettings } from '../../src/tenancy/tenant-admin';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TestDatabases } from '../support/test-databases';
 import { runsRemote, variable } from './env';
@@ -99,12 +99,7 @@ async function createDemoTenant(dbs: TestDatabases, slug: string): Promise<void>
   });
   await control.initialize();
   try {
-    const admin = new TenantAdmin(control, {
-      controlUrl: dbs.controlUrl,
-      databasePrefix: config.TENANT_DB_PREFIX,
-      defaultTimeZone: config.DEFAULT_TIME_ZONE,
-      connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-    });
+    const admin = new TenantAdmin(control, tenantAdminSettings(config, dbs.controlUrl));
     // As the demo tenant of `npm start`: a restaurant in Lima.
     await admin.create({ slug, name: 'Cevichería Demo', timeZone: 'America/Lima', demo: true });
     await admin.setFeature(slug, 'genericTables', true);

@@ -358,6 +358,14 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   return config;
 }
 
+/**
+ * Whether this service issues tokens itself (staff sign-in, docs/sign-in.md): AUTH_MODE=jwt with
+ * the HS256 secret. With a public key alone, tokens come from that key's issuer.
+ */
+export function issuesTokens(config: AppConfig): boolean {
+  return config.AUTH_MODE === 'jwt' && Boolean(config.AUTH_JWT_SECRET);
+}
+
 /** The rules between the AUTH_* variables (each one alone is checked by its decorators). */
 function authProblems(config: AppConfig, raw: Record<string, string>): string[] {
   if (config.AUTH_MODE === 'jwt' && !raw.AUTH_JWT_SECRET && !raw.AUTH_JWT_PUBLIC_KEY_FILE) {

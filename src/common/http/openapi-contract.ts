@@ -8,7 +8,7 @@ import type {
   SchemaObject,
   TagObject,
 } from '@nestjs/swagger';
-import type { AppConfig } from '../config/app-config';
+import { issuesTokens, type AppConfig } from '../config/app-config';
 import { FEATURES, isTenantFeature } from '../config/features';
 import { TENANT_HEADER_PARAMETER } from '../decorators';
 import {
@@ -291,12 +291,11 @@ export function completeDocument(document: OpenAPIObject, config: AppConfig): Op
 
   // the sign-in routes are served only where this service issues tokens (AUTH_MODE=jwt with
   // AUTH_JWT_SECRET); elsewhere they answer 404 like a route that does not exist
-  const issuesTokens = config.AUTH_MODE === 'jwt' && Boolean(config.AUTH_JWT_SECRET);
   let removed = false;
   for (const { path, method, op } of operationsOf(document)) {
     if (op[SIGN_IN_OPERATION] !== true) continue;
     delete op[SIGN_IN_OPERATION];
-    if (issuesTokens) continue;
+    if (issuesTokens(config)) continue;
     const item = document.paths[path] as Record<string, unknown>;
     delete item[method];
     if (!METHODS.some((m) => m in item)) delete document.paths[path];
