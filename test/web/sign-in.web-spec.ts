@@ -256,9 +256,7 @@ describe('signing in on the page', () => {
     // the next request of the page is refused: Entrar again, saying why. The page goes to
     // the history by its address, not by a click on its tab: the live stream's or the floor's
     // own next request may already have been refused, and the tab be gone with the screen.
-    await page.evaluate(() => {
-      window.location.hash = '#/historial';
-    });
+    await page.evaluate("location.hash = '#/historial'");
     await page
       .getByRole('status')
       .filter({ hasText: 'Tu sesión terminó: vuelve a entrar' })
