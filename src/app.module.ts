@@ -27,6 +27,7 @@ import { AuthenticationGuard } from './auth/authentication.guard';
 import { PermissionGuard } from './auth/permission.guard';
 import { ComandasModule } from './comandas/comandas.module';
 import { ReservasModule } from './reservas/reservas.module';
+import { CobrosModule } from './cobros/cobros.module';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
@@ -92,6 +93,7 @@ export class AppModule implements NestModule {
         HealthModule,
         ComandasModule,
         ReservasModule,
+        CobrosModule,
         CatalogoModule,
         GenericTablesModule,
         RpcModule,

@@ -1,8 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
+import { TENANT_FEATURES, type TenantFeature } from '../common/config/features';
 import { ContextKey, RequestContext } from '../common/context/request-context';
+import { TenantFeatures } from '../tenancy/tenant-features.service';
+import { TENANT_KEYS } from '../tenancy/tenant-context.keys';
 import { Grants } from './grants';
+import { FEATURE_OF_PERMISSION, type Permission } from './permissions';
 
 /** The auth module's slot in the request context: what the request's user may do. */
 const CALLER_GRANTS = new ContextKey<Grants>('callerGrants');
@@ -14,19 +18,38 @@ export function assignCallerGrants(grants: Grants): void {
 
 /**
  * What the caller of the current request may do, for the answers that tell it (the `acciones`
- * of a resource, src/auth/resource-actions.ts): every permission with AUTH_MODE=off; with jwt,
- * what the user's roles give, as the permission guard read them for this request (nothing when
- * no user was checked).
+ * of a resource, src/auth/resource-actions.ts; `/me`): every permission with AUTH_MODE=off; with
+ * jwt, what the user's roles give, as the permission guard read them for this request (nothing
+ * when no user was checked). Either way without the permissions of the features switched off
+ * for the request's tenant.
  */
 @Injectable()
 export class CallerPermissions {
   private readonly open: boolean;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly features: TenantFeatures,
+  ) {
     this.open = config.AUTH_MODE === 'off';
   }
 
   get grants(): Grants {
-    return this.open ? Grants.ALL : (RequestContext.get(CALLER_GRANTS) ?? Grants.NONE);
+    const held = this.open ? Grants.ALL : (RequestContext.get(CALLER_GRANTS) ?? Grants.NONE);
+    return held.without(this.offFeatures());
+  }
+
+  /** `permissions` less those of the features off for the request's tenant. */
+  visible(permissions: readonly Permission[]): Permission[] {
+    const off = this.offFeatures();
+    return permissions.filter((permission) => {
+      const feature = FEATURE_OF_PERMISSION[permission];
+      return feature === undefined || !off.includes(feature);
+    });
+  }
+
+  private offFeatures(): TenantFeature[] {
+    const tenant = RequestContext.get(TENANT_KEYS.tenant);
+    return TENANT_FEATURES.filter((feature) => !this.features.isOn(feature, tenant));
   }
 }

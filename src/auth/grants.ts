@@ -1,4 +1,5 @@
-import { PERMISSIONS, permissionsOf, type Permission } from './permissions';
+import type { TenantFeature } from '../common/config/features';
+import { FEATURE_OF_PERMISSION, PERMISSIONS, permissionsOf, type Permission } from './permissions';
 
 /**
  * A set of permissions: what a caller may do. Interned, one instance per distinct set, so that
@@ -16,6 +17,8 @@ export class Grants {
   static readonly NONE = Grants.of([]);
 
   private readonly set: ReadonlySet<Permission>;
+  /** without() per set of features off (few: the registry's combinations). */
+  private readonly narrowed = new Map<string, Grants>();
 
   private constructor(
     /** The permissions in PERMISSIONS order, joined: equal sets, equal keys. */
@@ -48,6 +51,23 @@ export class Grants {
       Grants.byRoles.set(key, grants);
     }
     return grants;
+  }
+
+  /** These grants less the permissions of `features` (switched off for a tenant). */
+  without(features: readonly TenantFeature[]): Grants {
+    if (features.length === 0) return this;
+    const key = features.join(' ');
+    let narrowed = this.narrowed.get(key);
+    if (narrowed === undefined) {
+      narrowed = Grants.of(
+        PERMISSIONS.filter((permission) => {
+          const feature = FEATURE_OF_PERMISSION[permission];
+          return this.set.has(permission) && (feature === undefined || !features.includes(feature));
+        }),
+      );
+      this.narrowed.set(key, narrowed);
+    }
+    return narrowed;
   }
 
   has(permission: Permission): boolean {

@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../common/config/config.tokens';
 import { ApiTag } from '../common/decorators';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import type { RequestWithUser } from './auth.decorators';
+import { CallerPermissions } from './caller-permissions';
 import { PERMISSIONS, permissionsOf } from './permissions';
 import { StaffRepository } from './staff.repository';
 
@@ -26,7 +27,8 @@ export class MeDto {
   @ApiProperty({
     type: [String],
     example: ['comandas:read', 'comandas:write'],
-    description: 'What the roles give (docs/security.md); every permission without authentication',
+    description:
+      'What the roles give (docs/security.md); every permission without authentication. The permissions of a feature switched off for the tenant are not listed.',
   })
   permissions!: string[];
 }
@@ -42,6 +44,7 @@ export class MeController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly staff: StaffRepository,
+    private readonly caller: CallerPermissions,
   ) {}
 
   @Get()
@@ -49,7 +52,12 @@ export class MeController {
   @ApiOkResponse({ type: MeDto, description: 'The caller' })
   async me(@Req() request: RequestWithUser): Promise<MeDto> {
     if (this.config.AUTH_MODE === 'off' || !request.user) {
-      return { id_usuario: null, nombre: null, roles: [], permissions: [...PERMISSIONS] };
+      return {
+        id_usuario: null,
+        nombre: null,
+        roles: [],
+        permissions: this.caller.visible(PERMISSIONS),
+      };
     }
     const member = await this.staff.findById(request.user.id_usuario);
     const roles = member?.roles ?? [];
@@ -57,7 +65,7 @@ export class MeController {
       id_usuario: request.user.id_usuario,
       nombre: member?.nombre ?? null,
       roles,
-      permissions: permissionsOf(roles),
+      permissions: this.caller.visible(permissionsOf(roles)),
     };
   }
 }

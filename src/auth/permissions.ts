@@ -1,3 +1,5 @@
+import type { TenantFeature } from '../common/config/features';
+
 /**
  * The permission matrix (docs/security.md). Roles are the rows of the tenant's `roles` table
  * assigned through `usua_roles`, matched by name (case and surrounding spaces ignored); a role
@@ -19,9 +21,30 @@ export const PERMISSIONS = [
   'tables:access',
   'rpc:call',
   'usuarios:credenciales',
+  'cobros:pay',
+  'cobros:void',
+  'cobros:refund',
+  'cobros:discount',
+  'cobros:settings',
+  'caja:operate',
+  'caja:approve-difference',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * The permissions that belong to a switchable feature: while it is off for the tenant they are
+ * nobody's (no `acciones` of theirs, not in `/me`), as if they did not exist.
+ */
+export const FEATURE_OF_PERMISSION: Partial<Record<Permission, TenantFeature>> = {
+  'cobros:pay': 'cobros',
+  'cobros:void': 'cobros',
+  'cobros:refund': 'cobros',
+  'cobros:discount': 'cobros',
+  'cobros:settings': 'cobros',
+  'caja:operate': 'cobros',
+  'caja:approve-difference': 'cobros',
+};
 
 export const ROLE_NAMES = ['admin', 'cajero', 'mozo', 'cocina'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
@@ -43,6 +66,12 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     'reservas:read',
     'reservas:write',
     'reservas:no-show',
+    // takes the money: payments, voids of a payment while the ticket is open, the till's
+    // session (open, movements, close within the tolerance); refunds, discounts and a close
+    // beyond the tolerance are the admin's
+    'cobros:pay',
+    'cobros:void',
+    'caja:operate',
   ],
   /**
    * Waiter: opens comandas and edits them (lines, table, customer, note) while open, splits,

@@ -37,6 +37,11 @@ export const COMANDA_ACCIONES = new ResourceActions<ComandaState, ComandaAction>
     dividir: 'comandas:split',
     unir: 'comandas:merge',
     transferir: 'comandas:transfer',
+    // money, with the feature cobros (its permissions are nobody's while it is off)
+    pagar: 'cobros:pay',
+    anular_pago: 'cobros:void',
+    descontar: 'cobros:discount',
+    reembolsar: 'cobros:refund',
   },
   allowedActions,
 );

@@ -12,6 +12,8 @@ import { ConflictError } from '../common/errors/domain-error';
  * | eliminada | {"action":"restaurar"}        | its estado|
  * | abierta   | partial change, line changes  | abierta   |
  * | abierta   | split, merge, transfer        | abierta   |  (merged ones: eliminada)
+ * | abierta   | pagar, anular_pago, descontar | abierta   |  (feature cobros)
+ * | cerrada   | reembolsar                    | cerrada   |  (feature cobros)
  * | abierta   | DELETE                        | eliminada |
  * | cerrada   | DELETE                        | eliminada |
  *
@@ -33,7 +35,12 @@ export type ComandaAction =
   | 'quitar_item'
   | 'dividir'
   | 'unir'
-  | 'transferir';
+  | 'transferir'
+  // money (the cobros module, when it is on)
+  | 'pagar'
+  | 'anular_pago'
+  | 'descontar'
+  | 'reembolsar';
 
 export const COMANDA_ACTIONS: readonly ComandaAction[] = [
   'abrir',
@@ -47,6 +54,10 @@ export const COMANDA_ACTIONS: readonly ComandaAction[] = [
   'dividir',
   'unir',
   'transferir',
+  'pagar',
+  'anular_pago',
+  'descontar',
+  'reembolsar',
 ];
 
 export const COMANDA_STATES: readonly ComandaState[] = ['abierta', 'cerrada', 'eliminada'];
@@ -68,10 +79,14 @@ const TRANSITIONS: Record<ComandaState, Partial<Record<ComandaAction, Transition
     unir: {},
     transferir: {},
     eliminar: { eliminada: true },
+    pagar: {},
+    anular_pago: {},
+    descontar: {},
   },
   cerrada: {
     abrir: { estado: 'abierta' },
     eliminar: { eliminada: true },
+    reembolsar: {},
   },
   eliminada: {
     restaurar: { eliminada: false },

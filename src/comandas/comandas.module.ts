@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { GenericTablesModule } from '../generic-tables/generic-tables.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
+import { ComandaExtensions } from './comanda-extensions';
 import { ComandaRowHooks } from './comanda-row-hooks';
 import { ComandasController } from './comandas.controller';
 import { ComandasRepository } from './comandas.repository';
@@ -18,8 +19,15 @@ import { ComandaStreamController } from './stream/comanda-stream.controller';
   imports: [TenancyModule, IdempotencyModule, GenericTablesModule],
   // the stream first: /comandas/stream must not be taken for /comandas/:id
   controllers: [ComandaStreamController, ComandasController],
-  providers: [ComandasService, ComandasRepository, ComandaEventHub, ComandaRowHooks],
-  // other modules open comandas through the service (a reservation seated opens one)
-  exports: [ComandasService, ComandaEventHub],
+  providers: [
+    ComandasService,
+    ComandasRepository,
+    ComandaEventHub,
+    ComandaRowHooks,
+    ComandaExtensions,
+  ],
+  // other modules open comandas through the service (a reservation seated opens one) and add
+  // their rules to its changes through the extensions (money: src/cobros)
+  exports: [ComandasService, ComandaEventHub, ComandaExtensions],
 })
 export class ComandasModule {}

@@ -3,7 +3,9 @@ import type { EntityManager } from 'typeorm';
 import type { Actor } from '../auth/auth.decorators';
 import { CallerPermissions } from '../auth/caller-permissions';
 import { StaleVersionError } from '../common/http/etag';
+import { validationFailed } from '../common/validation';
 import { TenantContext } from '../tenancy/tenant-context';
+import { ComandaExtensions } from './comanda-extensions';
 import { updateActionOf } from './comanda-actions';
 import { stateOf, transition, type ComandaAction } from './comanda-state';
 import { toDetail, toEvento, toSummary } from './comanda.mapper';
@@ -16,6 +18,7 @@ import {
   invalidSplit,
   itemNotFound,
   mergeNotAbierta,
+  pagosWithoutCerrar,
   type MergeProblem,
   type SplitProblem,
   productsInactive,
@@ -65,6 +68,7 @@ export class ComandasService {
     private readonly repository: ComandasRepository,
     private readonly context: TenantContext,
     private readonly caller: CallerPermissions,
+    private readonly extensions: ComandaExtensions,
   ) {}
 
   private get timeZone(): string {
@@ -136,10 +140,16 @@ export class ComandasService {
   ) {
     const fields = pickFields(body);
     const changed = Object.keys(fields);
+    if (body.pagos !== undefined) {
+      // a field of the money module: unknown while it is off, and only with cerrar
+      if (!this.extensions.bodyFields().has('pagos'))
+        throw validationFailed(['property pagos should not exist']);
+      if (body.action !== 'cerrar') throw pagosWithoutCerrar();
+    }
     if (body.action && changed.length > 0) throw actionWithFields(changed);
     if (!body.action && changed.length === 0) throw emptyChange();
     if (body.action)
-      return this.transitionTo(id, body.action, expectedVersion, actor, body.motivo ?? null);
+      return this.transitionTo(id, body.action, expectedVersion, actor, body.motivo ?? null, body);
 
     // a change of the table alone is a transfer (the party moves), audited as such
     const action = updateActionOf(body);
@@ -151,7 +161,45 @@ export class ComandasService {
   }
 
   remove(id: number, motivo: string | null, expectedVersion: number | undefined, actor: Actor) {
-    return this.transitionTo(id, 'eliminar', expectedVersion, actor, motivo);
+    return this.transitionTo(id, 'eliminar', expectedVersion, actor, motivo, {});
+  }
+
+  /**
+   * A change another module makes to a comanda (a payment, a refund): the same frame as the
+   * comanda's own changes (row lock, If-Match, the state machine's check of `action`, a new
+   * version, one audit entry, the detail as answer), with `apply` doing the module's part on the
+   * locked row inside the transaction.
+   */
+  changeBy(
+    id: number,
+    action: ComandaAction,
+    expectedVersion: number | undefined,
+    actor: Actor,
+    apply: (
+      tx: Queryable,
+      before: LockedComanda,
+    ) => Promise<{ antes: unknown; despues: unknown; motivo: string | null }>,
+  ): Promise<ComandaDetail> {
+    return this.change(id, action, expectedVersion, async (tx, before) => {
+      const done = await apply(tx, before);
+      const after = await this.repository.applyChange(tx, id, {});
+      return { ...done, after, actor };
+    });
+  }
+
+  /** An entry of the comanda's audit trail written by another module inside its change. */
+  recordEvent(
+    tx: Queryable,
+    event: {
+      id_comanda: number;
+      accion: ComandaAction;
+      id_usuario: number | null;
+      motivo: string | null;
+      antes: unknown;
+      despues: unknown;
+    },
+  ): Promise<void> {
+    return this.repository.audit(tx, event);
   }
 
   addItem(id: number, item: ItemInput, expectedVersion: number | undefined, actor: Actor) {
@@ -314,6 +362,8 @@ export class ComandasService {
         const state = stateOf(locked.get(o)!);
         if (o !== id && state !== 'abierta') throw mergeNotAbierta(o, state);
       }
+      for (const c of [target, ...others.map((o) => locked.get(o)!)])
+        await this.extensions.checkChange(tx, c, 'unir');
 
       const moved = await this.repository.moveAllItems(tx, others, id);
       const motivo = `unida a ${target.numero_ticket}`;
@@ -359,12 +409,15 @@ export class ComandasService {
     expectedVersion: number | undefined,
     actor: Actor,
     motivo: string | null,
+    body: UpdateComandaBody,
   ) {
     return this.change(id, action, expectedVersion, async (tx, before) => {
       const move = transition(stateOf(before), action);
       if (action === 'cerrar' && (await this.repository.countItems(tx, id)) === 0)
         throw comandaEmpty(id);
+      await this.extensions.beforeTransition(tx, before, action, body, actor);
       const after = await this.repository.applyChange(tx, id, move);
+      await this.extensions.afterTransition(tx, after, action);
       return { after, antes: snapshot(before), despues: snapshot(after), motivo, actor };
     });
   }
@@ -413,6 +466,7 @@ export class ComandasService {
     const before = await this.repository.lock(tx, id);
     if (!before) throw comandaNotFound(id);
     this.checkChange(before, action, expectedVersion);
+    await this.extensions.checkChange(tx, before, action);
     return before;
   }
 
@@ -467,6 +521,7 @@ export class ComandasService {
   private async detail(id: number, db?: Queryable): Promise<ComandaDetail> {
     const found = await this.repository.detail(id, db);
     if (!found) throw comandaNotFound(id);
-    return toDetail(found.row, found.lines, this.timeZone, this.caller.grants);
+    const detail = toDetail(found.row, found.lines, this.timeZone, this.caller.grants);
+    return { ...detail, ...(await this.extensions.detail(id, db)) };
   }
 }

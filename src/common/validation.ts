@@ -100,7 +100,8 @@ export function validationMessages(errors: ValidationError[], parent = ''): stri
   });
 }
 
-const validationFailed = (detail: string[]) =>
+/** 400 VALIDATION_FAILED with these messages (the answer of every refused body or query). */
+export const validationFailed = (detail: string[]) =>
   new BadRequestException({ message: 'Validation failed', code: 'VALIDATION_FAILED', detail });
 
 /**

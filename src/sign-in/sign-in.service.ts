@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { sign } from 'jsonwebtoken';
 import type { AuthenticatedUser } from '../auth/auth.decorators';
+import { CallerPermissions } from '../auth/caller-permissions';
 import { permissionsOf } from '../auth/permissions';
 import { StaffCache } from '../auth/staff-cache';
 import { issuesTokens, type AppConfig } from '../common/config/app-config';
@@ -51,6 +52,7 @@ export class SignInService {
     private readonly credentials: CredentialsRepository,
     private readonly tenants: TenantContext,
     private readonly cache: StaffCache,
+    private readonly caller: CallerPermissions,
     @Inject(ATTEMPT_COUNTER) private readonly attempts: AttemptCounter,
     logger: AppLogger,
   ) {
@@ -201,7 +203,7 @@ export class SignInService {
         id_usuario: row.id_usuario,
         nombre: row.nombre,
         roles: row.roles,
-        permissions: permissionsOf(row.roles),
+        permissions: this.caller.visible(permissionsOf(row.roles)),
       },
     };
   }

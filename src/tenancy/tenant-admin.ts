@@ -7,7 +7,7 @@ import { dropDatabase, ensureDatabase, runMigrations } from '../database/databas
 import { seedDemoData, type DemoDataSummary } from '../database/demo/demo-data';
 import { seedDemoCredentials } from '../database/demo/sections/credentials';
 import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
-import { isTenantFeature, TENANT_FEATURES } from '../common/config/features';
+import { demoFeatureOverrides, isTenantFeature, TENANT_FEATURES } from '../common/config/features';
 import { databaseOf, redactUrl } from '../database/pg-url';
 import { Tenant } from './entities/tenant.entity';
 import { tenantDatabaseUrl } from './tenant-database-url';
@@ -180,7 +180,8 @@ export class TenantAdmin {
           databaseUrl: input.databaseUrl ?? null,
           status: 'provisioning',
           timeZone,
-          features: {},
+          // the demo restaurant shows the features marked for it (the registry's `demo`)
+          features: input.demo ? demoFeatureOverrides() : {},
         }),
       );
       created = true;

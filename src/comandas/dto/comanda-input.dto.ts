@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsDecimalNumber } from '../../common/validation';
+import { PagoInput } from '../../cobros/dto/pago-input.dto';
 
 export const MAX_CANTIDAD = 10_000;
 const NOTE_MAX = 500;
@@ -170,6 +171,20 @@ export class UpdateComandaBody extends ComandaFields {
   @IsString()
   @MaxLength(NOTE_MAX)
   motivo?: string;
+
+  @ApiPropertyOptional({
+    type: [PagoInput],
+    maxItems: 20,
+    description:
+      'With {"action":"cerrar"} and the feature cobros: payments applied before closing, in the ' +
+      'same transaction (all or nothing). Refused while cobros is off.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => PagoInput)
+  pagos?: PagoInput[];
 }
 
 export class DeleteComandaBody {

@@ -1,5 +1,12 @@
 import { COMANDA_ACTIONS, type ComandaAction } from '../comanda-state';
 import { ApiProperty } from '@nestjs/swagger';
+import {
+  ESTADOS_PAGO,
+  IgvDto,
+  PagoDto,
+  ReglaDescuentoDto,
+  type EstadoPago,
+} from '../../cobros/dto/cobros-output.dto';
 
 export class ComandaSummary {
   @ApiProperty({ example: 301 }) id_comanda!: number;
@@ -63,6 +70,66 @@ export class ComandaDetail extends ComandaSummary {
   @ApiProperty({ example: null, nullable: true, type: String }) observacion!: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) fec_eliminacion!: string | null;
   @ApiProperty({ type: [ComandaItem] }) lineas!: ComandaItem[];
+
+  // The bill, with the feature cobros on for the tenant (src/cobros, docs/cobros.md); then
+  // `total` is the bill's: subtotal − descuento + recargo_consumo.
+
+  @ApiProperty({ required: false, example: 64.5, description: 'Sum of the lines (cobros)' })
+  subtotal?: number;
+  @ApiProperty({ required: false, example: 0, description: 'Discount amount (cobros)' })
+  descuento?: number;
+  @ApiProperty({
+    required: false,
+    type: ReglaDescuentoDto,
+    nullable: true,
+    description: 'The discount as set (cobros)',
+  })
+  regla_descuento?: ReglaDescuentoDto | null;
+  @ApiProperty({
+    required: false,
+    example: 0,
+    description:
+      'Service charge: round((subtotal − descuento) × rate, 2), outside the IGV (cobros)',
+  })
+  recargo_consumo?: number;
+  @ApiProperty({ required: false, type: IgvDto, description: 'IGV included in the total (cobros)' })
+  igv?: IgvDto;
+  @ApiProperty({
+    required: false,
+    example: -0.05,
+    description: 'Cash rounding in the customer’s favour, −0.10 < redondeo ≤ 0 (cobros)',
+  })
+  redondeo?: number;
+  @ApiProperty({
+    required: false,
+    example: 5,
+    description: 'Tips of the applied payments (cobros)',
+  })
+  propinas?: number;
+  @ApiProperty({ required: false, example: 64.5, description: 'Σ applied payments (cobros)' })
+  pagado?: number;
+  @ApiProperty({ required: false, example: 0, description: 'Σ refunds (cobros)' })
+  reembolsado?: number;
+  @ApiProperty({
+    required: false,
+    example: 0,
+    description: 'Still to pay: total + redondeo − pagado (cobros)',
+  })
+  saldo?: number;
+  @ApiProperty({
+    required: false,
+    example: 0,
+    description: 'What settles the balance in cash now: saldo rounded down to S/ 0.10 (cobros)',
+  })
+  saldo_efectivo?: number;
+  @ApiProperty({ required: false, enum: ESTADOS_PAGO, description: '(cobros)' })
+  estado_pago?: EstadoPago;
+  @ApiProperty({
+    required: false,
+    type: [PagoDto],
+    description: 'The payments, applied and voided, oldest first (cobros)',
+  })
+  pagos?: PagoDto[];
 }
 
 export class ComandaEvento {

@@ -27,6 +27,13 @@ export const FEATURES = {
     tag: 'reservas',
     description: 'Table reservations (docs/reservas.md)',
   },
+  cobros: {
+    variable: 'FEATURE_COBROS',
+    default: false,
+    demo: true,
+    tag: 'cobros',
+    description: "Payments, tills and the day's close (docs/cobros.md)",
+  },
 } as const satisfies Record<string, FeatureDefinition>;
 
 export interface FeatureDefinition {
@@ -34,6 +41,8 @@ export interface FeatureDefinition {
   variable: `FEATURE_${string}`;
   /** Its value when the variable is not set. */
   default: boolean;
+  /** Switched on for the `demo` tenant when it is provisioned (a per-tenant override). */
+  demo?: boolean;
   /** The OpenAPI tag of its operations. */
   tag: string;
   /** What it is, for people: the OpenAPI tag, GET /tenant, the CLI's usage. */
@@ -51,6 +60,15 @@ export type FeatureSwitches = Record<FeatureVariable, boolean>;
 
 /** Per-tenant overrides kept in the tenant catalog (absent: follow the global switch). */
 export type TenantFeatureOverrides = Partial<Record<TenantFeature, boolean>>;
+
+/** The overrides the `demo` tenant is provisioned with: the features marked `demo`, on. */
+export function demoFeatureOverrides(): TenantFeatureOverrides {
+  return Object.fromEntries(
+    TENANT_FEATURES.filter((feature) => (FEATURES[feature] as FeatureDefinition).demo).map(
+      (feature) => [feature, true],
+    ),
+  );
+}
 
 export function isTenantFeature(name: string): name is TenantFeature {
   return Object.hasOwn(FEATURES, name);

@@ -330,6 +330,288 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/comandas/{id}/pagos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Take a payment of an open comanda
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Goes to the open session of id_caja, else the session the caller opened, else the only open one. Not cash: at most the balance. Cash: a monto that reaches the cash balance (saldo_efectivo, rounded down to S/ 0.10) settles it, the rest is change (vuelto); recibido − vuelto = monto + propina.
+     */
+    post: operations['CobrosController_pay_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/pagos/{idPago}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * [switchable, on by default] Void a payment (kept, estado anulado) while the comanda is abierta
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The reason (motivo) is required, in the JSON body or the query. Refused once the payment’s session is closed (409 SESION_CERRADA).
+     */
+    delete: operations['CobrosController_voidPayment_v1'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/reembolsos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Refund (part of) a payment of a closed comanda
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The money comes out of the current open session (id_caja, or as for a payment); the refunds of a payment add up to at most its monto. The comanda stays cerrada; its estado_pago becomes reembolso_parcial or reembolsada.
+     */
+    post: operations['CobrosController_refund_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/comandas/{id}/descuento': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Set the discount of an open comanda (before the service charge)
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Replaces the discount it had; valor 0 removes it. A percentage of the lines (at most 100) or an amount (at most the lines’ sum).
+     */
+    post: operations['CobrosController_discount_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/metodos-pago': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The payment methods in use
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['CajasController_metodos_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/cajas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The tills, each with its open session if any
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['CajasController_list_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/cajas/{id}/sesiones': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Open a session of a till with its float
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     One open session per till: a second is 409 SESION_YA_ABIERTA.
+     */
+    post: operations['CajasController_open_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/sesiones-caja': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Till sessions, newest first
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The total count is in X-Total-Count.
+     */
+    get: operations['CajasController_sessions_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/sesiones-caja/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] A till session with its figures: the X while open (live), the Z once closed
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['CajasController_session_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/sesiones-caja/{id}/reporte': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The X (open) or Z (closed) report, as JSON or for a 42-column receipt printer
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Accept: text/plain answers the report laid out for an 80 mm receipt printer (42 characters a line); otherwise JSON. Reading an X writes nothing.
+     */
+    get: operations['CajasController_report_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/sesiones-caja/{id}/movimientos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Put cash in (ingreso) or take it out (retiro) of an open session, with its reason
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['CajasController_movement_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/sesiones-caja/{id}/cerrar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Close a session with the count: the Z
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Per method: expected, counted and the difference (recorded, not refused; beyond the tolerance only with caja:approve-difference). The till’s next Z number (gapless). Refused while a comanda paid in the session is abierta. A closed session never changes.
+     */
+    post: operations['CajasController_close_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/cobros/ajustes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The money settings: IGV rates by date, service charge, cash rounding, tolerance
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['CajasController_settings_v1'];
+    /**
+     * [switchable, on by default] Change the money settings (fields not sent stay; tasas_igv replaces the list)
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     A comanda already closed keeps the rates frozen at its close; an open one follows the new ones.
+     */
+    put: operations['CajasController_saveSettings_v1'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/productos': {
     parameters: {
       query?: never;
@@ -949,6 +1231,8 @@ export interface components {
         rpc: boolean;
         /** @description Table reservations (docs/reservas.md) */
         reservas: boolean;
+        /** @description Payments, tills and the day's close (docs/cobros.md) */
+        cobros: boolean;
       };
     };
     MeDto: {
@@ -967,7 +1251,7 @@ export interface components {
        */
       roles: string[];
       /**
-       * @description What the roles give (docs/security.md); every permission without authentication
+       * @description What the roles give (docs/security.md); every permission without authentication. The permissions of a feature switched off for the tenant are not listed.
        * @example [
        *       "comandas:read",
        *       "comandas:write"
@@ -1106,6 +1390,10 @@ export interface components {
         | 'dividir'
         | 'unir'
         | 'transferir'
+        | 'pagar'
+        | 'anular_pago'
+        | 'descontar'
+        | 'reembolsar'
       )[];
     };
     ComandaStreamEvent: {
@@ -1129,7 +1417,11 @@ export interface components {
         | 'quitar_item'
         | 'dividir'
         | 'unir'
-        | 'transferir';
+        | 'transferir'
+        | 'pagar'
+        | 'anular_pago'
+        | 'descontar'
+        | 'reembolsar';
       /**
        * @description Actor, when known
        * @example 4
@@ -1227,6 +1519,94 @@ export interface components {
       /** @example 2026-11-22T13:06:00-05:00 */
       fec_registro: string;
     };
+    ReglaDescuentoDto: {
+      /** @enum {string} */
+      tipo: 'porcentaje' | 'monto';
+      /** @example 10 */
+      valor: number;
+      /** @example cliente frecuente */
+      motivo: string;
+    };
+    IgvDto: {
+      /**
+       * @description The rate (frozen when the comanda closed)
+       * @example 0.18
+       */
+      tasa: number;
+      /**
+       * @description round(T / (1 + tasa), 2), T = total − recargo
+       * @example 54.66
+       */
+      base: number;
+      /**
+       * @description T − base
+       * @example 9.84
+       */
+      monto: number;
+    };
+    PagoDto: {
+      /** @example 88 */
+      id_pago: number;
+      /** @example 1 */
+      id_metodo_pago: number;
+      /** @example Efectivo */
+      metodo: string;
+      /** @example efectivo */
+      tipo: string;
+      /**
+       * @description Applied to the bill
+       * @example 64.5
+       */
+      monto: number;
+      /** @example 5 */
+      propina: number;
+      /**
+       * @description Cash handed over (null: not cash)
+       * @example 100
+       */
+      recibido: number | null;
+      /**
+       * @description Change: recibido − monto − propina
+       * @example 30.5
+       */
+      vuelto: number;
+      /** @example null */
+      referencia: string | null;
+      /** @enum {string} */
+      estado: 'aplicado' | 'anulado';
+      /**
+       * @description Refunded of it so far
+       * @example 0
+       */
+      reembolsado: number;
+      /**
+       * @description The till session that took it
+       * @example 12
+       */
+      id_sesion: number;
+      /** @example 1 */
+      id_caja: number;
+      /**
+       * @description Who took it
+       * @example 7
+       */
+      id_usuario: number | null;
+      /** @example Carmen Rojas */
+      usuario: string | null;
+      /** @example 2026-11-22T14:02:11-05:00 */
+      fec_pago: string;
+      /** @example null */
+      motivo_anulacion: string | null;
+      /** @example null */
+      fec_anulacion: string | null;
+      /**
+       * @description What the caller may do to it now: anular (DELETE …/pagos/{id_pago}, cobros:void) while it is aplicado, its comanda abierta and its session open; reembolsar (POST …/reembolsos, cobros:refund) while aplicado, not wholly refunded and its comanda cerrada
+       * @example [
+       *       "anular"
+       *     ]
+       */
+      acciones: ('anular' | 'reembolsar')[];
+    };
     ComandaDetail: {
       /** @example 301 */
       id_comanda: number;
@@ -1306,12 +1686,104 @@ export interface components {
         | 'dividir'
         | 'unir'
         | 'transferir'
+        | 'pagar'
+        | 'anular_pago'
+        | 'descontar'
+        | 'reembolsar'
       )[];
       /** @example null */
       observacion: string | null;
       /** @example null */
       fec_eliminacion: string | null;
       lineas: components['schemas']['ComandaItem'][];
+      /**
+       * @description Sum of the lines (cobros)
+       * @example 64.5
+       */
+      subtotal?: number;
+      /**
+       * @description Discount amount (cobros)
+       * @example 0
+       */
+      descuento?: number;
+      /** @description The discount as set (cobros) */
+      regla_descuento?: components['schemas']['ReglaDescuentoDto'] | null;
+      /**
+       * @description Service charge: round((subtotal − descuento) × rate, 2), outside the IGV (cobros)
+       * @example 0
+       */
+      recargo_consumo?: number;
+      /** @description IGV included in the total (cobros) */
+      igv?: components['schemas']['IgvDto'];
+      /**
+       * @description Cash rounding in the customer’s favour, −0.10 < redondeo ≤ 0 (cobros)
+       * @example -0.05
+       */
+      redondeo?: number;
+      /**
+       * @description Tips of the applied payments (cobros)
+       * @example 5
+       */
+      propinas?: number;
+      /**
+       * @description Σ applied payments (cobros)
+       * @example 64.5
+       */
+      pagado?: number;
+      /**
+       * @description Σ refunds (cobros)
+       * @example 0
+       */
+      reembolsado?: number;
+      /**
+       * @description Still to pay: total + redondeo − pagado (cobros)
+       * @example 0
+       */
+      saldo?: number;
+      /**
+       * @description What settles the balance in cash now: saldo rounded down to S/ 0.10 (cobros)
+       * @example 0
+       */
+      saldo_efectivo?: number;
+      /**
+       * @description (cobros)
+       * @enum {string}
+       */
+      estado_pago?: 'pendiente' | 'pagada' | 'reembolso_parcial' | 'reembolsada';
+      /** @description The payments, applied and voided, oldest first (cobros) */
+      pagos?: components['schemas']['PagoDto'][];
+    };
+    PagoInput: {
+      /**
+       * @description GET /metodos-pago
+       * @example 1
+       */
+      id_metodo_pago: number;
+      /**
+       * @description What is applied to the bill (soles, 2 decimals). Not cash: at most the balance (409 PAGO_EXCEDE_SALDO). Cash: more than the balance settles it and the rest is change (vuelto); the balance is rounded down to S/ 0.10 when cash settles it.
+       * @example 64.5
+       */
+      monto: number;
+      /**
+       * @description Tip, on top of monto; never part of the sale (default 0)
+       * @example 5
+       */
+      propina?: number;
+      /**
+       * @description Cash only: what the customer handed over (default monto + propina); the change is recibido − monto applied − propina
+       * @example 100
+       */
+      recibido?: number;
+      /**
+       * @description Voucher, operation number
+       * @example VISA 4821 aut. 093311
+       */
+      referencia?: string;
+      /**
+       * @description The till whose open session takes the payment (default: the session the caller opened, else the only open one)
+       * @example 1
+       */
+      id_caja?: number;
     };
     UpdateComandaBody: {
       /**
@@ -1338,6 +1810,8 @@ export interface components {
       action?: 'abrir' | 'cerrar' | 'restaurar';
       /** @description Reason kept in the audit trail */
       motivo?: string;
+      /** @description With {"action":"cerrar"} and the feature cobros: payments applied before closing, in the same transaction (all or nothing). Refused while cobros is off. */
+      pagos?: components['schemas']['PagoInput'][];
     };
     DeleteComandaBody: {
       /** @example cliente se retiró */
@@ -1359,7 +1833,11 @@ export interface components {
         | 'quitar_item'
         | 'dividir'
         | 'unir'
-        | 'transferir';
+        | 'transferir'
+        | 'pagar'
+        | 'anular_pago'
+        | 'descontar'
+        | 'reembolsar';
       /**
        * @description Actor, when known
        * @example null
@@ -1594,6 +2072,339 @@ export interface components {
     CancelarReservaBody: {
       /** @example el cliente llamó para cancelar */
       motivo: string;
+    };
+    AnularPagoBody: {
+      /**
+       * @description Required, in the body or the query
+       * @example se cobró con el método equivocado
+       */
+      motivo?: string;
+    };
+    ReembolsoLinea: {
+      /**
+       * @description A line of the comanda
+       * @example 977
+       */
+      id_item: number;
+      /**
+       * @description At most the line’s
+       * @example 1
+       */
+      cantidad: number;
+    };
+    ReembolsoBody: {
+      /**
+       * @description The payment refunded
+       * @example 88
+       */
+      id_pago: number;
+      /**
+       * @description With the refunds before, at most the payment’s monto
+       * @example 32
+       */
+      monto: number;
+      /** @example plato devuelto */
+      motivo: string;
+      lineas?: components['schemas']['ReembolsoLinea'][];
+      /**
+       * @description The till the money comes out of (its open session; default as for a payment)
+       * @example 1
+       */
+      id_caja?: number;
+    };
+    DescuentoBody: {
+      /**
+       * @example porcentaje
+       * @enum {string}
+       */
+      tipo: 'porcentaje' | 'monto';
+      /**
+       * @description porcentaje: 0–100 of the lines; monto: soles (at most the lines’ sum); 0 removes it
+       * @example 10
+       */
+      valor: number;
+      /** @example cliente frecuente */
+      motivo: string;
+    };
+    MetodoPagoDto: {
+      /** @example 1 */
+      id_metodo_pago: number;
+      /** @example Efectivo */
+      nombre: string;
+      /** @enum {string} */
+      tipo: 'efectivo' | 'tarjeta' | 'billetera' | 'transferencia' | 'otro';
+      /**
+       * @description Counted in the till at the close
+       * @example true
+       */
+      cuenta_en_caja: boolean;
+    };
+    SesionAbiertaDto: {
+      /** @example 12 */
+      id_sesion: number;
+      /** @example 200 */
+      monto_apertura: number;
+      /** @example 2026-11-22T11:58:00-05:00 */
+      fec_apertura: string;
+      /** @example Carmen Rojas */
+      abierta_por: string | null;
+    };
+    CajaDto: {
+      /** @example 1 */
+      id_caja: number;
+      /** @example Caja 1 */
+      nombre: string;
+      /** @description Its open session, if any */
+      sesion_abierta: components['schemas']['SesionAbiertaDto'] | null;
+      /** @description abrir_sesion (POST /cajas/{id}/sesiones, caja:operate) while none is open */
+      acciones: 'abrir_sesion'[];
+    };
+    AbrirSesionBody: {
+      /**
+       * @description Cash in the drawer at the opening (soles)
+       * @example 200
+       */
+      monto_apertura: number;
+    };
+    SesionCajaDto: {
+      /** @example 12 */
+      id_sesion: number;
+      /** @example 1 */
+      id_caja: number;
+      /** @example Caja 1 */
+      caja: string;
+      /** @enum {string} */
+      estado: 'abierta' | 'cerrada';
+      /**
+       * @description Set at the close
+       * @example null
+       */
+      numero_z: number | null;
+      /** @example 200 */
+      monto_apertura: number;
+      /** @example 2026-11-22T11:58:00-05:00 */
+      fec_apertura: string;
+      /** @example null */
+      fec_cierre: string | null;
+      /** @example 3 */
+      id_usuario_apertura: number | null;
+      /** @example Carmen Rojas */
+      abierta_por: string | null;
+      /** @example null */
+      id_usuario_cierre: number | null;
+      /** @example null */
+      cerrada_por: string | null;
+      /** @example null */
+      nota: string | null;
+      /** @description registrar_movimiento (POST …/movimientos) and cerrar (POST …/cerrar), caja:operate, while abierta */
+      acciones: ('registrar_movimiento' | 'cerrar')[];
+    };
+    ReporteMetodoDto: {
+      /** @example 1 */
+      id_metodo_pago: number;
+      /** @example Efectivo */
+      nombre: string;
+      /** @enum {string} */
+      tipo: 'efectivo' | 'tarjeta' | 'billetera' | 'transferencia' | 'otro';
+      /** @example true */
+      cuenta_en_caja: boolean;
+      /**
+       * @description Applied payments
+       * @example 31
+       */
+      pagos: number;
+      /**
+       * @description Σ monto of the applied payments
+       * @example 1410.5
+       */
+      ventas: number;
+      /**
+       * @description Σ propina of the applied payments
+       * @example 35
+       */
+      propinas: number;
+      /**
+       * @description Refunds paid out of this session
+       * @example 0
+       */
+      reembolsos: number;
+      /**
+       * @description Opening float (the cash method only)
+       * @example 200
+       */
+      apertura: number;
+      /**
+       * @description Cash put in (the cash method only)
+       * @example 0
+       */
+      ingresos: number;
+      /**
+       * @description Cash taken out (the cash method only)
+       * @example 40
+       */
+      retiros: number;
+      /**
+       * @description apertura + ventas + propinas + ingresos − retiros − reembolsos
+       * @example 1605.5
+       */
+      esperado: number;
+      /**
+       * @description Z only
+       * @example 1603.5
+       */
+      contado: number | null;
+      /**
+       * @description contado − esperado (Z)
+       * @example -2
+       */
+      diferencia: number | null;
+    };
+    ReporteTotalesDto: {
+      /** @example 58 */
+      pagos: number;
+      /**
+       * @description Comandas with an applied payment in the session
+       * @example 41
+       */
+      comandas: number;
+      /** @example 2630.5 */
+      ventas: number;
+      /** @example 61 */
+      propinas: number;
+      /** @example 0 */
+      reembolsos: number;
+      /** @example 0 */
+      ingresos: number;
+      /** @example 40 */
+      retiros: number;
+      /** @example 2851.5 */
+      esperado: number;
+      /** @example 2849.5 */
+      contado: number | null;
+      /** @example -2 */
+      diferencia: number | null;
+    };
+    MovimientoDto: {
+      /** @example 7 */
+      id_movimiento: number;
+      /** @example 12 */
+      id_sesion: number;
+      /** @enum {string} */
+      tipo: 'ingreso' | 'retiro';
+      /** @example 40 */
+      monto: number;
+      /** @example compra de limones */
+      motivo: string;
+      /** @example 3 */
+      id_usuario: number | null;
+      /** @example Carmen Rojas */
+      usuario: string | null;
+      /** @example 2026-11-22T16:10:00-05:00 */
+      fec_movimiento: string;
+    };
+    ReporteCajaDto: {
+      /** @enum {string} */
+      tipo: 'X' | 'Z';
+      sesion: components['schemas']['SesionCajaDto'];
+      /**
+       * @description When the figures were read
+       * @example 2026-11-22T23:10:00-05:00
+       */
+      fec_reporte: string;
+      metodos: components['schemas']['ReporteMetodoDto'][];
+      totales: components['schemas']['ReporteTotalesDto'];
+      movimientos: components['schemas']['MovimientoDto'][];
+      /**
+       * @description The cash count by denomination given at the close (Z)
+       * @example [
+       *       {
+       *         "denominacion": 50,
+       *         "cantidad": 12
+       *       }
+       *     ]
+       */
+      conteo: Record<string, never>[] | null;
+    };
+    MovimientoBody: {
+      /**
+       * @example retiro
+       * @enum {string}
+       */
+      tipo: 'ingreso' | 'retiro';
+      /** @example 40 */
+      monto: number;
+      /** @example compra de limones */
+      motivo: string;
+    };
+    ContadoMetodo: {
+      /** @example 1 */
+      id_metodo_pago: number;
+      /** @example 1254.3 */
+      monto: number;
+    };
+    ConteoDenominacion: {
+      /**
+       * @description S/ 200 … S/ 0.10
+       * @example 50
+       */
+      denominacion: number;
+      /** @example 12 */
+      cantidad: number;
+    };
+    CerrarSesionBody: {
+      /** @description What was counted per method. The cash method (cuenta_en_caja) is required unless conteo gives it; another method not listed is taken as counted equal to what was expected (reconciled against its terminal’s batch). */
+      contado: components['schemas']['ContadoMetodo'][];
+      /** @description The cash count by denomination, kept with the Z; when the cash method is not in contado, its count is the sum of these (when it is, they must agree) */
+      conteo?: components['schemas']['ConteoDenominacion'][];
+      /** @example faltan 2 soles de sencillo */
+      nota?: string;
+    };
+    TasaIgvDto: {
+      /** @example 2000-01-01 */
+      vigente_desde: string;
+      /** @example 0.18 */
+      tasa: number;
+    };
+    AjustesDto: {
+      /** @example 0 */
+      tasa_recargo: number;
+      /** @example 0.1 */
+      paso_redondeo: number;
+      /** @example 5 */
+      tolerancia_cierre: number;
+      tasas_igv: components['schemas']['TasaIgvDto'][];
+    };
+    TasaIgvInput: {
+      /**
+       * Format: date
+       * @example 2026-01-01
+       */
+      vigente_desde: string;
+      /**
+       * @description A fraction: 0.18 is 18 %, 0.10 the small restaurants’ rate
+       * @example 0.18
+       */
+      tasa: number;
+    };
+    AjustesBody: {
+      /**
+       * @description Recargo al consumo (service charge), a fraction 0–0.13, outside the IGV base
+       * @example 0.1
+       */
+      tasa_recargo?: number;
+      /**
+       * @description Cash rounding step: 0.10 rounds a cash settlement down to S/ 0.10; 0 turns it off
+       * @example 0.1
+       * @enum {number}
+       */
+      paso_redondeo?: 0 | 0.1;
+      /**
+       * @description A close whose difference of any method is larger needs caja:approve-difference
+       * @example 5
+       */
+      tolerancia_cierre?: number;
+      /** @description The IGV rates by date (replaces the list; at least one) */
+      tasas_igv?: components['schemas']['TasaIgvInput'][];
     };
     ProductoDto: {
       /** @example 1 */
@@ -4657,6 +5468,1661 @@ export interface operations {
       };
       /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
       412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CobrosController_pay_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PagoInput'];
+      };
+    };
+    responses: {
+      /** @description The comanda with the payment and its bill */
+      201: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `METODO_PAGO_NOT_FOUND` id_metodo_pago names no method in use; `RECIBIDO_SOLO_EFECTIVO` recibido with a method that is not cash; `RECIBIDO_INSUFICIENTE` The cash handed over is less than the amount and the tip; `CAJA_NOT_FOUND` id_caja names no till; `CAJA_REQUERIDA` Several tills are open: name one with id_caja; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `SIN_SESION_ABIERTA` No open till session takes the money; `PAGO_EXCEDE_SALDO` Not cash, above the balance (or nothing is due); `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CobrosController_voidPayment_v1: {
+    parameters: {
+      query?: {
+        /** @description Why it is voided (or motivo in the body; one of them is required) */
+        motivo?: string;
+      };
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+        /** @description A positive integer id */
+        idPago: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['AnularPagoBody'];
+      };
+    };
+    responses: {
+      /** @description The comanda with the payment voided */
+      200: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `PAGO_NOT_FOUND` The comanda has no payment with this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `PAGO_ANULADO` The payment is voided; `SESION_CERRADA` The session is closed: it never changes; `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CobrosController_refund_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReembolsoBody'];
+      };
+    };
+    responses: {
+      /** @description The comanda with the refund */
+      201: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `INVALID_REFUND_LINES` A listed line is not the comanda’s, or asks for more than it holds; `CAJA_NOT_FOUND` id_caja names no till; `CAJA_REQUERIDA` Several tills are open: name one with id_caja; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `PAGO_NOT_FOUND` The comanda has no payment with this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `SIN_SESION_ABIERTA` No open till session takes the money; `PAGO_ANULADO` The payment is voided; `REEMBOLSO_EXCEDE_PAGO` The refunds of a payment would exceed its monto; `INVALID_TRANSITION` The comanda is not cerrada. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CobrosController_discount_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DescuentoBody'];
+      };
+    };
+    responses: {
+      /** @description The comanda with its new bill */
+      201: {
+        headers: {
+          /** @description The version, quoted ("3"): send it back in If-Match */
+          ETag?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComandaDetail'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `DESCUENTO_EXCEDE` Above 100 % or above the sum of the lines; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_metodos_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The methods, in their order */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MetodoPagoDto'][];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_list_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tills */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CajaDto'][];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_open_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AbrirSesionBody'];
+      };
+    };
+    responses: {
+      /** @description The new session, with its X */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReporteCajaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `CAJA_NOT_FOUND` No till has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `SESION_YA_ABIERTA` The till has an open session already. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_sessions_v1: {
+    parameters: {
+      query?: {
+        /** @description Only sessions of this till */
+        id_caja?: number;
+        estado?: 'abierta' | 'cerrada';
+        /** @description Opened on or after this day (YYYY-MM-DD, tenant time zone) */
+        desde?: string;
+        /** @description Opened on or before this day (YYYY-MM-DD, tenant time zone) */
+        hasta?: string;
+        /** @description Page size (above the maximum is 400, not cut) */
+        limit?: number;
+        /** @description Sessions skipped before the page */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of sessions */
+      200: {
+        headers: {
+          /** @description Sessions matching the filters, whatever the page */
+          'X-Total-Count'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SesionCajaDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_session_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session and its figures */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReporteCajaDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SESION_NOT_FOUND` No till session has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_report_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReporteCajaDto'];
+          'text/plain': string;
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SESION_NOT_FOUND` No till session has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_movement_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MovimientoBody'];
+      };
+    };
+    responses: {
+      /** @description The movement */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MovimientoDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SESION_NOT_FOUND` No till session has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `SESION_CERRADA` The session is closed: it never changes. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_close_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CerrarSesionBody'];
+      };
+    };
+    responses: {
+      /** @description The Z */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReporteCajaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `INVALID_COUNT` The count names an unknown method, lacks the cash, or disagrees with conteo; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `DIFERENCIA_SOBRE_TOLERANCIA` A difference above the tolerance needs caja:approve-difference; `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SESION_NOT_FOUND` No till session has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `SESION_CERRADA` The session is closed: it never changes; `SESION_CON_COMANDAS_ABIERTAS` A comanda paid in the session is still abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_settings_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The settings */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AjustesDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CajasController_saveSettings_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AjustesBody'];
+      };
+    };
+    responses: {
+      /** @description The settings as changed */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AjustesDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

@@ -9,6 +9,7 @@ import { FloorOperations1764500000000 } from './1764500000000-floor-operations';
 import { ComandaEventsNotify1764600000000 } from './1764600000000-comanda-events-notify';
 import { SetBasedAttendanceImport1764700000000 } from './1764700000000-set-based-attendance-import';
 import { Credenciales1764800000000 } from './1764800000000-credenciales';
+import { Cobros1764900000000 } from './1764900000000-cobros';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -22,4 +23,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   ComandaEventsNotify1764600000000,
   SetBasedAttendanceImport1764700000000,
   Credenciales1764800000000,
+  Cobros1764900000000,
 ];

@@ -1,0 +1,171 @@
+import { Body, Controller, Delete, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
+import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
+import { RequireActionPermission } from '../auth/resource-actions';
+import { COMANDA_ACCIONES } from '../comandas/comanda-actions';
+import { ComandaDetail } from '../comandas/dto/comanda-output.dto';
+import { ApiTag } from '../common/decorators';
+import { ERRORS } from '../common/http/openapi-errors';
+import { ParseIdPipe } from '../common/http/parse-id.pipe';
+import { IfMatch, Versioned } from '../common/http/versioned';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
+import { COBROS_ERRORS } from './cobros.errors';
+import { CobrosService } from './cobros.service';
+import { AnularPagoBody, DescuentoBody, PagoInput, ReembolsoBody } from './dto/pago-input.dto';
+
+const NOT_ABIERTA = { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' };
+
+/**
+ * The money of a comanda (docs/cobros.md): payments, their voids, refunds, the discount. Every
+ * route is a change of the comanda (its row lock, If-Match, a new version and ETag, an audit
+ * entry, the live stream) and answers its detail with the bill.
+ */
+@ApiTag(
+  'cobros',
+  'Payments, tills and the day’s close: payments and tips, change, voids, refunds, discounts, till sessions with their X and Z (feature cobros).',
+)
+@TenantScoped()
+@RequiresFeature('cobros')
+@RequirePermission('comandas:read')
+@Controller('comandas')
+export class CobrosController {
+  constructor(private readonly cobros: CobrosService) {}
+
+  @Post(':id/pagos')
+  @RequireActionPermission(COMANDA_ACCIONES, 'pagar')
+  @Versioned({
+    summary: 'Take a payment of an open comanda',
+    description:
+      'Goes to the open session of id_caja, else the session the caller opened, else the only ' +
+      'open one. Not cash: at most the balance. Cash: a monto that reaches the cash balance ' +
+      '(saldo_efectivo, rounded down to S/ 0.10) settles it, the rest is change (vuelto); ' +
+      'recibido − vuelto = monto + propina.',
+    type: ComandaDetail,
+    returns: 'The comanda with the payment and its bill',
+    status: 201,
+    errors: [
+      ERRORS.COMANDA_NOT_FOUND,
+      ERRORS.VALIDATION_FAILED,
+      COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
+      COBROS_ERRORS.RECIBIDO_SOLO_EFECTIVO,
+      COBROS_ERRORS.RECIBIDO_INSUFICIENTE,
+      COBROS_ERRORS.UNKNOWN_CAJA,
+      COBROS_ERRORS.CAJA_REQUERIDA,
+      COBROS_ERRORS.SIN_SESION_ABIERTA,
+      COBROS_ERRORS.PAGO_EXCEDE_SALDO,
+      NOT_ABIERTA,
+      ERRORS.STATEMENT_TIMEOUT,
+    ],
+  })
+  @Idempotent()
+  pay(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: PagoInput,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.cobros.pay(id, body, version, actor);
+  }
+
+  @Delete(':id/pagos/:idPago')
+  @RequireActionPermission(COMANDA_ACCIONES, 'anular_pago')
+  @Versioned({
+    summary: 'Void a payment (kept, estado anulado) while the comanda is abierta',
+    description:
+      'The reason (motivo) is required, in the JSON body or the query. Refused once the payment’s ' +
+      'session is closed (409 SESION_CERRADA).',
+    type: ComandaDetail,
+    returns: 'The comanda with the payment voided',
+    errors: [
+      ERRORS.COMANDA_NOT_FOUND,
+      COBROS_ERRORS.PAGO_NOT_FOUND,
+      ERRORS.VALIDATION_FAILED,
+      COBROS_ERRORS.PAGO_ANULADO,
+      COBROS_ERRORS.SESION_CERRADA,
+      NOT_ABIERTA,
+      ERRORS.STATEMENT_TIMEOUT,
+    ],
+  })
+  @ApiQuery({
+    name: 'motivo',
+    required: false,
+    description: 'Why it is voided (or motivo in the body; one of them is required)',
+    schema: { type: 'string', maxLength: 500 },
+  })
+  @ApiBody({ type: AnularPagoBody, required: false })
+  @Idempotent()
+  voidPayment(
+    @Param('id', ParseIdPipe) id: number,
+    @Param('idPago', ParseIdPipe) idPago: number,
+    @Body() body: AnularPagoBody,
+    @Query() query: AnularPagoBody,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.cobros.voidPayment(id, idPago, body.motivo ?? query.motivo, version, actor);
+  }
+
+  @Post(':id/reembolsos')
+  @RequireActionPermission(COMANDA_ACCIONES, 'reembolsar')
+  @Versioned({
+    summary: 'Refund (part of) a payment of a closed comanda',
+    description:
+      'The money comes out of the current open session (id_caja, or as for a payment); the ' +
+      'refunds of a payment add up to at most its monto. The comanda stays cerrada; its ' +
+      'estado_pago becomes reembolso_parcial or reembolsada.',
+    type: ComandaDetail,
+    returns: 'The comanda with the refund',
+    status: 201,
+    errors: [
+      ERRORS.COMANDA_NOT_FOUND,
+      COBROS_ERRORS.PAGO_NOT_FOUND,
+      ERRORS.VALIDATION_FAILED,
+      COBROS_ERRORS.INVALID_REFUND_LINES,
+      COBROS_ERRORS.UNKNOWN_CAJA,
+      COBROS_ERRORS.CAJA_REQUERIDA,
+      COBROS_ERRORS.SIN_SESION_ABIERTA,
+      COBROS_ERRORS.PAGO_ANULADO,
+      COBROS_ERRORS.REEMBOLSO_EXCEDE_PAGO,
+      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not cerrada' },
+      ERRORS.STATEMENT_TIMEOUT,
+    ],
+  })
+  @Idempotent()
+  refund(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: ReembolsoBody,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.cobros.refund(id, body, version, actor);
+  }
+
+  @Post(':id/descuento')
+  @RequireActionPermission(COMANDA_ACCIONES, 'descontar')
+  @Versioned({
+    summary: 'Set the discount of an open comanda (before the service charge)',
+    description:
+      'Replaces the discount it had; valor 0 removes it. A percentage of the lines (at most 100) ' +
+      'or an amount (at most the lines’ sum).',
+    type: ComandaDetail,
+    returns: 'The comanda with its new bill',
+    status: 201,
+    errors: [
+      ERRORS.COMANDA_NOT_FOUND,
+      ERRORS.VALIDATION_FAILED,
+      COBROS_ERRORS.DESCUENTO_EXCEDE,
+      NOT_ABIERTA,
+      ERRORS.STATEMENT_TIMEOUT,
+    ],
+  })
+  @Idempotent()
+  discount(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: DescuentoBody,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.cobros.discount(id, body, version, actor);
+  }
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { ComandasModule } from '../comandas/comandas.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { TenancyModule } from '../tenancy/tenancy.module';
+import { CajasController } from './cajas.controller';
+import { CajasService } from './cajas.service';
+import { CobrosController } from './cobros.controller';
+import { CobrosRepository } from './cobros.repository';
+import { CobrosService } from './cobros.service';
+
+/**
+ * Money (docs/cobros.md): payments, tills and the day's close, behind the feature `cobros`.
+ * It adds its rules to the comandas' changes through the comandas module's extensions
+ * (CobrosService registers itself), so the comandas module does not know it.
+ */
+@Module({
+  imports: [TenancyModule, IdempotencyModule, ComandasModule],
+  controllers: [CobrosController, CajasController],
+  providers: [CobrosRepository, CobrosService, CajasService],
+})
+export class CobrosModule {}

@@ -1,0 +1,795 @@
+import { Injectable } from '@nestjs/common';
+import { firstRow, type Queryable } from '../database/sql';
+import { TenantRepository } from '../tenancy/tenant-repository';
+import type { MovimientoTipo, SesionEstado } from './dto/caja-input.dto';
+import type { MetodoTipo } from './dto/caja-output.dto';
+import type { DescuentoTipo } from './dto/pago-input.dto';
+import type { EstadoPago } from './dto/cobros-output.dto';
+
+/**
+ * Money travels as text between PostgreSQL and here: numeric columns come back as strings and
+ * amounts go in as bound parameters cast to numeric. Every sum, difference and comparison of
+ * money is in the SQL below (docs/cobros.md, "Money is numeric").
+ */
+export type Money = string;
+
+export interface MetodoRow {
+  id_metodo_pago: number;
+  nombre: string;
+  tipo: MetodoTipo;
+  cuenta_en_caja: boolean;
+  activo: boolean;
+}
+
+export interface CajaRow {
+  id_caja: number;
+  nombre: string;
+  id_sesion: string | null;
+  monto_apertura: Money | null;
+  fec_apertura: Date | null;
+  abierta_por: string | null;
+}
+
+export interface SesionRow {
+  id_sesion: string;
+  id_caja: number;
+  caja: string;
+  estado: SesionEstado;
+  numero_z: number | null;
+  monto_apertura: Money;
+  fec_apertura: Date;
+  fec_cierre: Date | null;
+  id_usuario_apertura: number | null;
+  abierta_por: string | null;
+  id_usuario_cierre: number | null;
+  cerrada_por: string | null;
+  nota: string | null;
+  conteo: { denominacion: number; cantidad: number }[] | null;
+}
+
+export interface CuentaRow {
+  subtotal: Money;
+  descuento: Money;
+  recargo_consumo: Money;
+  total: Money;
+  tasa_igv: string;
+  base_imponible: Money;
+  igv: Money;
+  redondeo: Money;
+  propinas: Money;
+  pagado: Money;
+  reembolsado: Money;
+  saldo: Money;
+  saldo_efectivo: Money;
+  estado_pago: EstadoPago;
+  saldado: boolean;
+  comanda_estado: 'abierta' | 'cerrada';
+  descuento_tipo: DescuentoTipo | null;
+  descuento_valor: Money | null;
+  descuento_motivo: string | null;
+}
+
+export interface PagoRow {
+  id_pago: string;
+  id_metodo_pago: number;
+  metodo: string;
+  tipo: MetodoTipo;
+  monto: Money;
+  propina: Money;
+  recibido: Money | null;
+  vuelto: Money;
+  referencia: string | null;
+  estado: 'aplicado' | 'anulado';
+  reembolsado: Money;
+  reembolsable: boolean;
+  id_sesion: string;
+  id_caja: number;
+  sesion_abierta: boolean;
+  id_usuario: number | null;
+  usuario: string | null;
+  fec_pago: Date;
+  motivo_anulacion: string | null;
+  fec_anulacion: Date | null;
+}
+
+/** What a payment would be, worked out in SQL on the bill as it is now. */
+export interface PaymentPlan {
+  saldo: Money;
+  saldo_efectivo: Money;
+  aplicado: Money;
+  recibido: Money | null;
+  vuelto: Money;
+  /** Nothing is due, or (not cash) the amount is above the balance. */
+  excede: boolean;
+  /** Cash: what was handed over does not cover the amount applied and the tip. */
+  insuficiente: boolean;
+}
+
+export interface FiguraRow {
+  id_metodo_pago: number;
+  nombre: string;
+  tipo: MetodoTipo;
+  cuenta_en_caja: boolean;
+  pagos: string;
+  ventas: Money;
+  propinas: Money;
+  reembolsos: Money;
+  apertura: Money;
+  ingresos: Money;
+  retiros: Money;
+  esperado: Money;
+  contado: Money | null;
+  diferencia: Money | null;
+}
+
+export interface MovimientoRow {
+  id_movimiento: string;
+  id_sesion: string;
+  tipo: MovimientoTipo;
+  monto: Money;
+  motivo: string;
+  id_usuario: number | null;
+  usuario: string | null;
+  fec_movimiento: Date;
+}
+
+export interface AjustesRow {
+  tasa_recargo: string;
+  paso_redondeo: string;
+  tolerancia_cierre: Money;
+  tasas_igv: { vigente_desde: string; tasa: string }[];
+}
+
+const PERSON = (alias: string) => `nullif(concat_ws(' ', ${alias}.nombre, ${alias}.apellido), '')`;
+
+const SESION_COLUMNS = `
+  s.id_sesion, s.id_caja, k.nombre AS caja, s.estado, s.numero_z, s.monto_apertura,
+  s.fec_apertura, s.fec_cierre, s.id_usuario_apertura, ${PERSON('ua')} AS abierta_por,
+  s.id_usuario_cierre, ${PERSON('uc')} AS cerrada_por, s.nota, s.conteo`;
+const SESION_FROM = `
+  FROM sesiones_caja s
+  JOIN cajas k ON k.id_caja = s.id_caja
+  LEFT JOIN usuarios ua ON ua.id_usuario = s.id_usuario_apertura
+  LEFT JOIN usuarios uc ON uc.id_usuario = s.id_usuario_cierre`;
+
+/** The only place with the SQL of payments, tills and their sessions. */
+@Injectable()
+export class CobrosRepository extends TenantRepository {
+  /** The tenant database, or the request's transaction (for reads outside a change). */
+  get reader(): Queryable {
+    return this.db;
+  }
+
+  // ---- methods, tills, settings ----
+
+  metodos(): Promise<MetodoRow[]> {
+    return this.db.query<MetodoRow[]>(
+      `SELECT id_metodo_pago, nombre, tipo, cuenta_en_caja, activo
+         FROM metodos_pago WHERE activo ORDER BY id_metodo_pago`,
+    );
+  }
+
+  metodo(db: Queryable, id: number): Promise<MetodoRow | undefined> {
+    return firstRow<MetodoRow>(
+      db,
+      'SELECT id_metodo_pago, nombre, tipo, cuenta_en_caja, activo FROM metodos_pago WHERE id_metodo_pago = $1',
+      [id],
+    );
+  }
+
+  cajas(): Promise<CajaRow[]> {
+    return this.db.query<CajaRow[]>(
+      `SELECT k.id_caja, k.nombre, s.id_sesion, s.monto_apertura, s.fec_apertura,
+              ${PERSON('ua')} AS abierta_por
+         FROM cajas k
+         LEFT JOIN sesiones_caja s ON s.id_caja = k.id_caja AND s.estado = 'abierta'
+         LEFT JOIN usuarios ua ON ua.id_usuario = s.id_usuario_apertura
+        WHERE k.activa
+        ORDER BY k.id_caja`,
+    );
+  }
+
+  /** Locks a till's row: opening and closing its sessions are serialized (gapless Z numbers). */
+  lockCaja(tx: Queryable, id: number): Promise<{ id_caja: number; activa: boolean } | undefined> {
+    return firstRow(tx, 'SELECT id_caja, activa FROM cajas WHERE id_caja = $1 FOR UPDATE', [id]);
+  }
+
+  async cajaExists(db: Queryable, id: number): Promise<boolean> {
+    return (
+      (await firstRow(db, 'SELECT 1 FROM cajas WHERE id_caja = $1 AND activa', [id])) !== undefined
+    );
+  }
+
+  async ajustes(db: Queryable = this.db): Promise<AjustesRow> {
+    const row = await firstRow<AjustesRow>(
+      db,
+      `SELECT a.tasa_recargo, a.paso_redondeo, a.tolerancia_cierre,
+              (SELECT json_agg(json_build_object('vigente_desde', t.vigente_desde::text,
+                                                 'tasa', t.tasa::text) ORDER BY t.vigente_desde)
+                 FROM tasas_igv t) AS tasas_igv
+         FROM cobros_ajustes a`,
+    );
+    return row!;
+  }
+
+  async saveAjustes(
+    tx: Queryable,
+    change: {
+      tasa_recargo?: number;
+      paso_redondeo?: number;
+      tolerancia_cierre?: number;
+      tasas_igv?: { vigente_desde: string; tasa: number }[];
+    },
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE cobros_ajustes SET
+         tasa_recargo = coalesce($1::numeric, tasa_recargo),
+         paso_redondeo = coalesce($2::numeric, paso_redondeo),
+         tolerancia_cierre = coalesce($3::numeric, tolerancia_cierre)`,
+      [change.tasa_recargo ?? null, change.paso_redondeo ?? null, change.tolerancia_cierre ?? null],
+    );
+    if (change.tasas_igv) {
+      await tx.query('DELETE FROM tasas_igv');
+      await tx.query(
+        `INSERT INTO tasas_igv (vigente_desde, tasa)
+         SELECT vigente_desde, tasa FROM jsonb_to_recordset($1::jsonb) AS t(vigente_desde date, tasa numeric)`,
+        [JSON.stringify(change.tasas_igv)],
+      );
+    }
+  }
+
+  // ---- sessions ----
+
+  /** The open sessions a payment of `actor` may go to (of `idCaja` when named), the actor's first. */
+  openSessions(
+    db: Queryable,
+    idCaja: number | undefined,
+    actor: number | null,
+  ): Promise<{ id_sesion: string; propia: boolean }[]> {
+    return db.query(
+      `SELECT id_sesion, id_usuario_apertura IS NOT DISTINCT FROM $2::int AS propia FROM sesiones_caja
+        WHERE estado = 'abierta' AND ($1::int IS NULL OR id_caja = $1)
+        ORDER BY (id_usuario_apertura IS NOT DISTINCT FROM $2::int) DESC, id_sesion
+        LIMIT 2`,
+      [idCaja ?? null, actor],
+    );
+  }
+
+  /**
+   * Takes a session's row for a payment, a refund or a movement (FOR SHARE: several at once,
+   * none while it is being closed, which takes it FOR UPDATE). Answers its state after any close
+   * that was under way.
+   */
+  shareSession(
+    tx: Queryable,
+    id: number,
+  ): Promise<{ id_sesion: string; id_caja: number; estado: SesionEstado } | undefined> {
+    return firstRow(
+      tx,
+      'SELECT id_sesion, id_caja, estado FROM sesiones_caja WHERE id_sesion = $1 FOR SHARE',
+      [id],
+    );
+  }
+
+  lockSession(
+    tx: Queryable,
+    id: number,
+  ): Promise<{ id_sesion: string; id_caja: number; estado: SesionEstado } | undefined> {
+    return firstRow(
+      tx,
+      'SELECT id_sesion, id_caja, estado FROM sesiones_caja WHERE id_sesion = $1 FOR UPDATE',
+      [id],
+    );
+  }
+
+  async openSession(
+    tx: Queryable,
+    idCaja: number,
+    monto: number,
+    actor: number | null,
+  ): Promise<number> {
+    const row = await firstRow<{ id_sesion: string }>(
+      tx,
+      `INSERT INTO sesiones_caja (id_caja, monto_apertura, id_usuario_apertura)
+       VALUES ($1, $2::numeric, $3) RETURNING id_sesion`,
+      [idCaja, monto, actor],
+    );
+    return Number(row!.id_sesion);
+  }
+
+  session(id: number, db: Queryable = this.db): Promise<SesionRow | undefined> {
+    return firstRow<SesionRow>(
+      db,
+      `SELECT ${SESION_COLUMNS} ${SESION_FROM} WHERE s.id_sesion = $1`,
+      [id],
+    );
+  }
+
+  async sessions(
+    filter: {
+      id_caja?: number;
+      estado?: SesionEstado;
+      desde?: string;
+      hasta?: string;
+      timeZone: string;
+    },
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: SesionRow[]; total: number }> {
+    const params: unknown[] = [
+      filter.id_caja ?? null,
+      filter.estado ?? null,
+      filter.desde ?? null,
+      filter.hasta ?? null,
+      filter.timeZone,
+    ];
+    const where = `($1::int IS NULL OR s.id_caja = $1)
+      AND ($2::text IS NULL OR s.estado = $2)
+      AND ($3::date IS NULL OR s.fec_apertura >= ($3::date)::timestamp AT TIME ZONE $5)
+      AND ($4::date IS NULL OR s.fec_apertura < ($4::date + 1)::timestamp AT TIME ZONE $5)`;
+    const [rows, count] = await Promise.all([
+      this.db.query<SesionRow[]>(
+        `SELECT ${SESION_COLUMNS} ${SESION_FROM} WHERE ${where}
+          ORDER BY s.fec_apertura DESC, s.id_sesion DESC LIMIT $6 OFFSET $7`,
+        [...params, limit, offset],
+      ),
+      this.db.query<{ total: number }[]>(
+        `SELECT count(*)::int AS total FROM sesiones_caja s WHERE ${where}`,
+        params,
+      ),
+    ]);
+    return { rows, total: count[0].total };
+  }
+
+  async movement(
+    tx: Queryable,
+    idSesion: number,
+    tipo: MovimientoTipo,
+    monto: number,
+    motivo: string,
+    actor: number | null,
+  ): Promise<MovimientoRow> {
+    const row = await firstRow<{ id_movimiento: string }>(
+      tx,
+      `INSERT INTO movimientos_caja (id_sesion, tipo, monto, motivo, id_usuario)
+       VALUES ($1, $2, $3::numeric, $4, $5) RETURNING id_movimiento`,
+      [idSesion, tipo, monto, motivo, actor],
+    );
+    const [movement] = await this.movements(tx, idSesion, Number(row!.id_movimiento));
+    return movement;
+  }
+
+  movements(db: Queryable, idSesion: number, only?: number): Promise<MovimientoRow[]> {
+    return db.query<MovimientoRow[]>(
+      `SELECT m.id_movimiento, m.id_sesion, m.tipo, m.monto, m.motivo, m.id_usuario,
+              ${PERSON('u')} AS usuario, m.fec_movimiento
+         FROM movimientos_caja m LEFT JOIN usuarios u ON u.id_usuario = m.id_usuario
+        WHERE m.id_sesion = $1 AND ($2::bigint IS NULL OR m.id_movimiento = $2)
+        ORDER BY m.id_movimiento`,
+      [idSesion, only ?? null],
+    );
+  }
+
+  async sessionEvent(
+    tx: Queryable,
+    idSesion: number,
+    accion: 'abrir' | 'ingreso' | 'retiro' | 'cerrar',
+    actor: number | null,
+    detalle: unknown,
+  ): Promise<void> {
+    await tx.query(
+      'INSERT INTO caja_eventos (id_sesion, accion, id_usuario, detalle) VALUES ($1, $2, $3, $4::jsonb)',
+      [idSesion, accion, actor, JSON.stringify(detalle)],
+    );
+  }
+
+  /** The X / Z figures per method; with the close's count and difference once closed. */
+  figures(db: Queryable, idSesion: number): Promise<FiguraRow[]> {
+    return db.query<FiguraRow[]>(
+      `SELECT f.id_metodo_pago, f.nombre, f.tipo, f.cuenta_en_caja, f.pagos, f.ventas, f.propinas,
+              f.reembolsos, f.apertura, f.ingresos, f.retiros,
+              coalesce(z.esperado, f.esperado) AS esperado, z.contado, z.diferencia
+         FROM figuras_sesion_caja($1) f
+         LEFT JOIN sesion_caja_cierres z ON z.id_sesion = $1 AND z.id_metodo_pago = f.id_metodo_pago
+        ORDER BY f.id_metodo_pago`,
+      [idSesion],
+    );
+  }
+
+  /** The totals of the figures (summed here, not in the caller), and the comandas paid. */
+  async totals(db: Queryable, idSesion: number): Promise<Record<string, string | null>> {
+    const row = await firstRow<Record<string, string | null>>(
+      db,
+      `SELECT sum(f.pagos) AS pagos,
+              (SELECT count(DISTINCT id_comanda) FROM pagos WHERE id_sesion = $1 AND estado = 'aplicado') AS comandas,
+              sum(f.ventas) AS ventas, sum(f.propinas) AS propinas, sum(f.reembolsos) AS reembolsos,
+              sum(f.ingresos) AS ingresos, sum(f.retiros) AS retiros,
+              sum(coalesce(z.esperado, f.esperado)) AS esperado,
+              CASE WHEN bool_and(z.contado IS NOT NULL) THEN sum(z.contado) END AS contado,
+              CASE WHEN bool_and(z.contado IS NOT NULL) THEN sum(z.diferencia) END AS diferencia
+         FROM figuras_sesion_caja($1) f
+         LEFT JOIN sesion_caja_cierres z ON z.id_sesion = $1 AND z.id_metodo_pago = f.id_metodo_pago`,
+      [idSesion],
+    );
+    return row!;
+  }
+
+  /** Comandas still abierta with an applied payment in the session (they block its close). */
+  async openComandasPaidIn(tx: Queryable, idSesion: number): Promise<number[]> {
+    const rows = await tx.query<{ id_comanda: string }[]>(
+      `SELECT DISTINCT c.id_comanda FROM pagos p JOIN comandas c ON c.id_comanda = p.id_comanda
+        WHERE p.id_sesion = $1 AND p.estado = 'aplicado' AND c.estado = 'abierta' AND NOT c.eliminada
+        ORDER BY c.id_comanda`,
+      [idSesion],
+    );
+    return rows.map((r) => Number(r.id_comanda));
+  }
+
+  /**
+   * The close's count per method, worked out in SQL: the methods listed take their count, the
+   * cash method without one takes the sum of the denominations, any other not listed its
+   * expected figure. Answers per method, with whether the difference is beyond the tolerance, or
+   * the problems (an unknown method; cash without a count; a count that disagrees with conteo).
+   */
+  async plannedClose(
+    tx: Queryable,
+    idSesion: number,
+    contado: { id_metodo_pago: number; monto: number }[],
+    conteo: { denominacion: number; cantidad: number }[] | undefined,
+  ): Promise<
+    {
+      id_metodo_pago: number;
+      cuenta_en_caja: boolean;
+      esperado: Money;
+      contado: Money | null;
+      conteo_total: Money | null;
+      conteo_coincide: boolean;
+      fuera_de_tolerancia: boolean;
+      desconocido: boolean;
+    }[]
+  > {
+    return tx.query(
+      `WITH dado AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS d(id_metodo_pago int, monto numeric)),
+       conteo AS (
+         SELECT sum(denominacion * cantidad) AS total
+           FROM jsonb_to_recordset($3::jsonb) AS c(denominacion numeric, cantidad int)),
+       f AS (SELECT * FROM figuras_sesion_caja($1)),
+       tol AS (SELECT tolerancia_cierre FROM cobros_ajustes)
+       SELECT f.id_metodo_pago, f.cuenta_en_caja, f.esperado,
+              coalesce(d.monto, CASE WHEN f.cuenta_en_caja THEN conteo.total ELSE f.esperado END) AS contado,
+              CASE WHEN f.cuenta_en_caja THEN conteo.total END AS conteo_total,
+              coalesce(d.monto = conteo.total, true) AS conteo_coincide,
+              abs(coalesce(d.monto, CASE WHEN f.cuenta_en_caja THEN conteo.total ELSE f.esperado END, 0)
+                  - f.esperado) > tol.tolerancia_cierre AS fuera_de_tolerancia,
+              false AS desconocido
+         FROM f CROSS JOIN conteo CROSS JOIN tol
+         LEFT JOIN dado d ON d.id_metodo_pago = f.id_metodo_pago
+       UNION ALL
+       SELECT d.id_metodo_pago, false, 0, d.monto, NULL, true, false, true
+         FROM dado d WHERE NOT EXISTS (SELECT 1 FROM f WHERE f.id_metodo_pago = d.id_metodo_pago)
+       ORDER BY 1`,
+      [idSesion, JSON.stringify(contado), JSON.stringify(conteo ?? [])],
+    );
+  }
+
+  /** Records the close: the count per method, the next Z number of the till, the session closed. */
+  async close(
+    tx: Queryable,
+    idSesion: number,
+    idCaja: number,
+    contado: { id_metodo_pago: number; esperado: Money; contado: Money }[],
+    conteo: { denominacion: number; cantidad: number }[] | undefined,
+    nota: string | undefined,
+    actor: number | null,
+  ): Promise<number> {
+    await tx.query(
+      `INSERT INTO sesion_caja_cierres (id_sesion, id_metodo_pago, esperado, contado)
+       SELECT $1, id_metodo_pago, esperado, contado
+         FROM jsonb_to_recordset($2::jsonb) AS c(id_metodo_pago int, esperado numeric, contado numeric)`,
+      [idSesion, JSON.stringify(contado)],
+    );
+    const z = await firstRow<{ ultimo_z: number }>(
+      tx,
+      'UPDATE cajas SET ultimo_z = ultimo_z + 1 WHERE id_caja = $1 RETURNING ultimo_z',
+      [idCaja],
+    );
+    await tx.query(
+      `UPDATE sesiones_caja
+          SET estado = 'cerrada', numero_z = $2, fec_cierre = clock_timestamp(),
+              id_usuario_cierre = $3, conteo = $4::jsonb, nota = $5
+        WHERE id_sesion = $1`,
+      [idSesion, z!.ultimo_z, actor, conteo ? JSON.stringify(conteo) : null, nota ?? null],
+    );
+    return z!.ultimo_z;
+  }
+
+  // ---- a comanda's bill ----
+
+  async cuenta(db: Queryable, idComanda: number, timeZone: string): Promise<CuentaRow> {
+    const row = await firstRow<CuentaRow>(
+      db,
+      `SELECT k.*, k.saldo = 0 AS saldado, c.estado AS comanda_estado,
+              cc.descuento_tipo, cc.descuento_valor, cc.descuento_motivo
+         FROM cuenta_comanda($1, $2) k
+         CROSS JOIN comandas c
+         LEFT JOIN cuentas_comanda cc ON cc.id_comanda = $1
+        WHERE c.id_comanda = $1`,
+      [idComanda, timeZone],
+    );
+    return row!;
+  }
+
+  pagos(db: Queryable, idComanda: number, only?: number): Promise<PagoRow[]> {
+    return db.query<PagoRow[]>(
+      `SELECT p.id_pago, p.id_metodo_pago, m.nombre AS metodo, m.tipo, p.monto, p.propina,
+              p.recibido, p.vuelto, p.referencia, p.estado,
+              coalesce(r.reembolsado, 0) AS reembolsado,
+              p.estado = 'aplicado' AND coalesce(r.reembolsado, 0) < p.monto AS reembolsable,
+              p.id_sesion, s.id_caja, s.estado = 'abierta' AS sesion_abierta,
+              p.id_usuario, ${PERSON('u')} AS usuario, p.fec_pago,
+              p.motivo_anulacion, p.fec_anulacion
+         FROM pagos p
+         JOIN metodos_pago m ON m.id_metodo_pago = p.id_metodo_pago
+         JOIN sesiones_caja s ON s.id_sesion = p.id_sesion
+         LEFT JOIN usuarios u ON u.id_usuario = p.id_usuario
+         LEFT JOIN LATERAL (SELECT sum(monto) AS reembolsado FROM reembolsos WHERE id_pago = p.id_pago) r ON true
+        WHERE p.id_comanda = $1 AND ($2::bigint IS NULL OR p.id_pago = $2)
+        ORDER BY p.id_pago`,
+      [idComanda, only ?? null],
+    );
+  }
+
+  /**
+   * A payment worked out on the bill as it is (the comanda's row is locked): cash applies at most
+   * the balance, and exactly the cash balance (rounded down) when it reaches it; what was handed
+   * over defaults to the amount and tip sent; the change is the rest.
+   */
+  async planPayment(
+    tx: Queryable,
+    idComanda: number,
+    timeZone: string,
+    cash: boolean,
+    pago: { monto: number; propina: number; recibido: number | null },
+  ): Promise<PaymentPlan> {
+    const row = await firstRow<PaymentPlan>(
+      tx,
+      `WITH k AS (SELECT saldo, saldo_efectivo FROM cuenta_comanda($1, $2)),
+       a AS (
+         SELECT k.*,
+                CASE WHEN NOT $3 THEN $4::numeric
+                     WHEN k.saldo_efectivo > 0 AND $4::numeric >= k.saldo_efectivo THEN k.saldo_efectivo
+                     ELSE least($4::numeric, k.saldo) END AS aplicado,
+                CASE WHEN $3 THEN coalesce($6::numeric, $4::numeric + $5::numeric) END AS recibido
+           FROM k)
+       SELECT saldo, saldo_efectivo, aplicado, recibido,
+              CASE WHEN recibido IS NULL THEN 0 ELSE greatest(recibido - aplicado - $5::numeric, 0) END AS vuelto,
+              saldo <= 0 OR aplicado <= 0 OR (NOT $3 AND $4::numeric > saldo) AS excede,
+              coalesce(recibido < aplicado + $5::numeric, false) AS insuficiente
+         FROM a`,
+      [idComanda, timeZone, cash, pago.monto, pago.propina, pago.recibido],
+    );
+    return row!;
+  }
+
+  async insertPago(
+    tx: Queryable,
+    pago: {
+      id_comanda: number;
+      id_sesion: number;
+      id_metodo_pago: number;
+      monto: Money;
+      propina: number;
+      recibido: Money | null;
+      vuelto: Money;
+      referencia: string | null;
+      id_usuario: number | null;
+    },
+  ): Promise<number> {
+    const row = await firstRow<{ id_pago: string }>(
+      tx,
+      `INSERT INTO pagos (id_comanda, id_sesion, id_metodo_pago, monto, propina, recibido, vuelto, referencia, id_usuario)
+       VALUES ($1, $2, $3, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8, $9) RETURNING id_pago`,
+      [
+        pago.id_comanda,
+        pago.id_sesion,
+        pago.id_metodo_pago,
+        pago.monto,
+        pago.propina,
+        pago.recibido,
+        pago.vuelto,
+        pago.referencia,
+        pago.id_usuario,
+      ],
+    );
+    return Number(row!.id_pago);
+  }
+
+  lockPago(
+    tx: Queryable,
+    idComanda: number,
+    idPago: number,
+  ): Promise<
+    { id_pago: string; id_sesion: string; estado: 'aplicado' | 'anulado'; monto: Money } | undefined
+  > {
+    return firstRow(
+      tx,
+      'SELECT id_pago, id_sesion, estado, monto FROM pagos WHERE id_comanda = $1 AND id_pago = $2 FOR UPDATE',
+      [idComanda, idPago],
+    );
+  }
+
+  async voidPago(
+    tx: Queryable,
+    idPago: number,
+    motivo: string,
+    actor: number | null,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE pagos SET estado = 'anulado', motivo_anulacion = $2, id_usuario_anulacion = $3,
+              fec_anulacion = clock_timestamp()
+        WHERE id_pago = $1`,
+      [idPago, motivo, actor],
+    );
+  }
+
+  async hasAppliedPayments(tx: Queryable, idComanda: number): Promise<boolean> {
+    const rows = await tx.query<unknown[]>(
+      "SELECT 1 FROM pagos WHERE id_comanda = $1 AND estado = 'aplicado' LIMIT 1",
+      [idComanda],
+    );
+    return rows.length > 0;
+  }
+
+  /** The sessions of the comanda's applied payments, taken FOR SHARE, with whether each is open. */
+  paymentSessions(
+    tx: Queryable,
+    idComanda: number,
+  ): Promise<{ id_sesion: string; estado: SesionEstado }[]> {
+    return tx.query(
+      `SELECT s.id_sesion, s.estado FROM sesiones_caja s
+        WHERE s.id_sesion IN (SELECT id_sesion FROM pagos WHERE id_comanda = $1 AND estado = 'aplicado')
+        ORDER BY s.id_sesion FOR SHARE OF s`,
+      [idComanda],
+    );
+  }
+
+  async hasRefunds(tx: Queryable, idComanda: number): Promise<boolean> {
+    const rows = await tx.query<unknown[]>(
+      'SELECT 1 FROM reembolsos WHERE id_comanda = $1 LIMIT 1',
+      [idComanda],
+    );
+    return rows.length > 0;
+  }
+
+  /** Whether `monto` more fits in the payment's refunds (Σ refunds ≤ its monto), and what is left. */
+  refundable(
+    tx: Queryable,
+    idPago: number,
+    monto: number,
+  ): Promise<{ disponible: Money; cabe: boolean }> {
+    return firstRow<{ disponible: Money; cabe: boolean }>(
+      tx,
+      `SELECT p.monto - coalesce(sum(r.monto), 0) AS disponible,
+              $2::numeric <= p.monto - coalesce(sum(r.monto), 0) AS cabe
+         FROM pagos p LEFT JOIN reembolsos r ON r.id_pago = p.id_pago
+        WHERE p.id_pago = $1 GROUP BY p.id_pago, p.monto`,
+      [idPago, monto],
+    ) as Promise<{ disponible: Money; cabe: boolean }>;
+  }
+
+  /** The listed lines that are not lines of the comanda, or ask more than the line holds. */
+  badRefundLines(
+    tx: Queryable,
+    idComanda: number,
+    lineas: { id_item: number; cantidad: number }[],
+  ): Promise<{ id_item: string; motivo: string }[]> {
+    return tx.query(
+      `SELECT l.id_item::text,
+              CASE WHEN d.id_deta_comanda IS NULL THEN 'is not a line of the comanda'
+                   ELSE 'asks for more than the line holds' END AS motivo
+         FROM jsonb_to_recordset($2::jsonb) AS l(id_item bigint, cantidad numeric)
+         LEFT JOIN deta_comandas d ON d.id_deta_comanda = l.id_item AND d.id_comanda = $1
+        WHERE d.id_deta_comanda IS NULL OR l.cantidad > d.cantidad
+        ORDER BY l.id_item`,
+      [idComanda, JSON.stringify(lineas)],
+    );
+  }
+
+  async insertRefund(
+    tx: Queryable,
+    refund: {
+      id_pago: number;
+      id_comanda: number;
+      id_sesion: number;
+      monto: number;
+      motivo: string;
+      id_usuario: number | null;
+      lineas: { id_item: number; cantidad: number }[];
+    },
+  ): Promise<number> {
+    const row = await firstRow<{ id_reembolso: string }>(
+      tx,
+      `INSERT INTO reembolsos (id_pago, id_comanda, id_sesion, monto, motivo, id_usuario)
+       VALUES ($1, $2, $3, $4::numeric, $5, $6) RETURNING id_reembolso`,
+      [
+        refund.id_pago,
+        refund.id_comanda,
+        refund.id_sesion,
+        refund.monto,
+        refund.motivo,
+        refund.id_usuario,
+      ],
+    );
+    const id = Number(row!.id_reembolso);
+    if (refund.lineas.length > 0)
+      await tx.query(
+        `INSERT INTO reembolso_lineas (id_reembolso, id_item, id_producto, cantidad)
+         SELECT $1, l.id_item, d.id_producto, l.cantidad
+           FROM jsonb_to_recordset($2::jsonb) AS l(id_item bigint, cantidad numeric)
+           JOIN deta_comandas d ON d.id_deta_comanda = l.id_item`,
+        [id, JSON.stringify(refund.lineas)],
+      );
+    return id;
+  }
+
+  /** Sets (or, with valor 0, removes) the comanda's discount. */
+  async setDiscount(
+    tx: Queryable,
+    idComanda: number,
+    tipo: DescuentoTipo,
+    valor: number,
+    motivo: string,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO cuentas_comanda (id_comanda, descuento_tipo, descuento_valor, descuento_motivo)
+       SELECT $1, CASE WHEN $3::numeric > 0 THEN $2 END, nullif($3::numeric, 0),
+              CASE WHEN $3::numeric > 0 THEN $4 END
+       ON CONFLICT (id_comanda) DO UPDATE
+          SET descuento_tipo = excluded.descuento_tipo, descuento_valor = excluded.descuento_valor,
+              descuento_motivo = excluded.descuento_motivo`,
+      [idComanda, tipo, valor, motivo],
+    );
+  }
+
+  /** Whether a discount of `valor` (a percentage, at most 100) fits: the sum of the lines for an amount. */
+  async discountFits(
+    tx: Queryable,
+    idComanda: number,
+    tipo: DescuentoTipo,
+    valor: number,
+  ): Promise<boolean> {
+    const row = await firstRow<{ cabe: boolean }>(
+      tx,
+      `SELECT CASE WHEN $2 = 'porcentaje' THEN $3::numeric <= 100 ELSE $3::numeric <= total END AS cabe
+         FROM comandas WHERE id_comanda = $1`,
+      [idComanda, tipo, valor],
+    );
+    return row?.cabe ?? false;
+  }
+
+  /** At the close: the rates in force (the tenant's date today) are frozen on the comanda. */
+  async freezeRates(tx: Queryable, idComanda: number, timeZone: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO cuentas_comanda (id_comanda, tasa_igv, tasa_recargo, paso_redondeo)
+       SELECT $1,
+              coalesce((SELECT t.tasa FROM tasas_igv t
+                         WHERE t.vigente_desde <= (now() AT TIME ZONE $2)::date
+                         ORDER BY t.vigente_desde DESC LIMIT 1), 0),
+              a.tasa_recargo, a.paso_redondeo
+         FROM cobros_ajustes a
+       ON CONFLICT (id_comanda) DO UPDATE
+          SET tasa_igv = excluded.tasa_igv, tasa_recargo = excluded.tasa_recargo,
+              paso_redondeo = excluded.paso_redondeo`,
+      [idComanda, timeZone],
+    );
+  }
+
+  /** Reopened: today's rates apply again until the next close. */
+  async thawRates(tx: Queryable, idComanda: number): Promise<void> {
+    await tx.query(
+      'UPDATE cuentas_comanda SET tasa_igv = NULL, tasa_recargo = NULL, paso_redondeo = NULL WHERE id_comanda = $1',
+      [idComanda],
+    );
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../auth/auth.decorators';
+import type { Queryable } from '../database/sql';
+import type { ComandaAction } from './comanda-state';
+import type { LockedComanda } from './comandas.repository';
+import type { UpdateComandaBody } from './dto/comanda-input.dto';
+import type { ComandaDetail } from './dto/comanda-output.dto';
+
+/**
+ * What a module that keeps rules of its own on comandas (money: src/cobros) adds to the
+ * comandas' changes, without the comandas module knowing it: each method runs inside the change's
+ * transaction, on the comanda's locked row, and may refuse the change by throwing a domain error.
+ * An extension decides by itself whether it applies to the request's tenant (its feature switch):
+ * off, it must change nothing.
+ */
+export interface ComandaExtension {
+  /**
+   * The body fields of `PUT /comandas/:id` the extension takes when it is on for the tenant
+   * (`pagos`); while it is off, a body with one of them is refused like an unknown field.
+   */
+  bodyFields(): readonly string[];
+  /** Before any change of a locked comanda (moving lines, deleting it ...): refuse by throwing. */
+  checkChange?(tx: Queryable, comanda: LockedComanda, action: ComandaAction): Promise<void>;
+  /** Before a move of the state machine is applied (cerrar, abrir): may write, or refuse. */
+  beforeTransition?(
+    tx: Queryable,
+    comanda: LockedComanda,
+    action: ComandaAction,
+    body: UpdateComandaBody,
+    actor: Actor,
+  ): Promise<void>;
+  /** After it is applied: `after` is the comanda as changed. */
+  afterTransition?(tx: Queryable, after: LockedComanda, action: ComandaAction): Promise<void>;
+  /** The fields the comanda's detail gains (read on `db`, a transaction, when given). */
+  detail?(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined>;
+}
+
+/** The extensions registered by other modules (in their onModuleInit), run in that order. */
+@Injectable()
+export class ComandaExtensions {
+  private readonly extensions: ComandaExtension[] = [];
+
+  register(extension: ComandaExtension): void {
+    this.extensions.push(extension);
+  }
+
+  /** The PUT body fields the extensions on for this tenant take. */
+  bodyFields(): Set<string> {
+    return new Set(this.extensions.flatMap((e) => e.bodyFields()));
+  }
+
+  async checkChange(tx: Queryable, comanda: LockedComanda, action: ComandaAction): Promise<void> {
+    for (const e of this.extensions) await e.checkChange?.(tx, comanda, action);
+  }
+
+  async beforeTransition(
+    tx: Queryable,
+    comanda: LockedComanda,
+    action: ComandaAction,
+    body: UpdateComandaBody,
+    actor: Actor,
+  ): Promise<void> {
+    for (const e of this.extensions) await e.beforeTransition?.(tx, comanda, action, body, actor);
+  }
+
+  async afterTransition(tx: Queryable, after: LockedComanda, action: ComandaAction): Promise<void> {
+    for (const e of this.extensions) await e.afterTransition?.(tx, after, action);
+  }
+
+  async detail(id: number, db?: Queryable): Promise<Partial<ComandaDetail>> {
+    let fields: Partial<ComandaDetail> = {};
+    for (const e of this.extensions) fields = { ...fields, ...(await e.detail?.(id, db)) };
+    return fields;
+  }
+}
