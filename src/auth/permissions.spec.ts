@@ -14,6 +14,9 @@ describe('permission matrix', () => {
         'reservas:read',
         'reservas:write',
         'reservas:no-show',
+        'cobros:pay',
+        'cobros:void',
+        'caja:operate',
       ],
       mozo: [
         'comandas:read',
@@ -41,6 +44,9 @@ describe('permission matrix', () => {
       'reservas:write',
       'reservas:seat',
       'reservas:no-show',
+      'cobros:pay',
+      'cobros:void',
+      'caja:operate',
     ]);
   });
 

@@ -235,6 +235,12 @@ export const COBROS_ERRORS = {
   PAGO_ANULADO: example(409, 'PAGO_ANULADO', 'The payment is voided', 'Payment 88 is voided', {
     id_pago: 88,
   }),
+  PAGOS_WITHOUT_CERRAR: example(
+    400,
+    'PAGOS_WITHOUT_CERRAR',
+    'pagos goes with the action cerrar only',
+    'pagos goes with {"action": "cerrar"} only: it pays and closes in one step',
+  ),
   COMANDA_CON_PAGOS: example(
     409,
     'COMANDA_CON_PAGOS',

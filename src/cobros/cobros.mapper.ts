@@ -45,15 +45,10 @@ export function toCaja(row: CajaRow, timeZone: string, grants: Grants): CajaDto 
   return {
     id_caja: row.id_caja,
     nombre: row.nombre,
-    sesion_abierta:
-      row.id_sesion === null
-        ? null
-        : {
-            id_sesion: Number(row.id_sesion),
-            monto_apertura: amount(row.monto_apertura!),
-            fec_apertura: formatInstant(row.fec_apertura!, timeZone),
-            abierta_por: row.abierta_por,
-          },
+    id_sesion_abierta: row.id_sesion === null ? null : Number(row.id_sesion),
+    monto_apertura: amountOrNull(row.monto_apertura),
+    fec_apertura: row.fec_apertura === null ? null : formatInstant(row.fec_apertura, timeZone),
+    abierta_por: row.abierta_por,
     acciones: CAJA_ACCIONES.permitted(row.id_sesion === null ? 'libre' : 'en_uso', grants),
   };
 }
@@ -189,14 +184,9 @@ export function toCuenta(
   return {
     subtotal: amount(cuenta.subtotal),
     descuento: amount(cuenta.descuento),
-    regla_descuento:
-      cuenta.descuento_tipo === null
-        ? null
-        : {
-            tipo: cuenta.descuento_tipo,
-            valor: amount(cuenta.descuento_valor!),
-            motivo: cuenta.descuento_motivo ?? '',
-          },
+    descuento_tipo: cuenta.descuento_tipo,
+    descuento_valor: amountOrNull(cuenta.descuento_valor),
+    descuento_motivo: cuenta.descuento_motivo,
     recargo_consumo: amount(cuenta.recargo_consumo),
     total: amount(cuenta.total),
     igv: {

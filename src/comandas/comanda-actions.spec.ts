@@ -10,6 +10,7 @@ import {
   COMANDA_STATES,
   type ComandaAction,
 } from './comanda-state';
+import { CobrosController } from '../cobros/cobros.controller';
 import { ComandasController } from './comandas.controller';
 
 /** A PUT /comandas/:id body that does each thing the route does. */
@@ -23,21 +24,24 @@ const PUT_BODIES: Record<UpdateAction, object> = {
 
 /** Each route that performs actions: the actions, and the permission it asks for each. */
 function routes(): { route: string; action: ComandaAction; permission: Permission }[] {
-  const prototype = ComandasController.prototype as unknown as Record<string, object>;
-  return Object.getOwnPropertyNames(prototype).flatMap((name) => {
-    const handler = prototype[name];
-    const actions = Reflect.getMetadata(ROUTE_ACTIONS, handler) as ComandaAction[] | undefined;
-    if (!actions) return [];
-    const required = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as
-      Permission | PermissionResolver;
-    return actions.map((action) => ({
-      route: name,
-      action,
-      permission:
-        typeof required === 'function'
-          ? required({ body: PUT_BODIES[action as UpdateAction] } as Request)
-          : required,
-    }));
+  // the comanda's own routes, and those of the money module (feature cobros)
+  return [ComandasController, CobrosController].flatMap((controller) => {
+    const prototype = controller.prototype as unknown as Record<string, object>;
+    return Object.getOwnPropertyNames(prototype).flatMap((name) => {
+      const handler = prototype[name];
+      const actions = Reflect.getMetadata(ROUTE_ACTIONS, handler) as ComandaAction[] | undefined;
+      if (!actions) return [];
+      const required = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as
+        Permission | PermissionResolver;
+      return actions.map((action) => ({
+        route: name,
+        action,
+        permission:
+          typeof required === 'function'
+            ? required({ body: PUT_BODIES[action as UpdateAction] } as Request)
+            : required,
+      }));
+    });
   });
 }
 
@@ -77,12 +81,15 @@ describe('comanda actions: one map of action → permission, for the routes and 
           'dividir',
           'unir',
           'transferir',
+          'pagar',
+          'anular_pago',
+          'descontar',
         ],
-        cerrada: ['abrir', 'eliminar'],
+        cerrada: ['abrir', 'eliminar', 'reembolsar'],
         eliminada: ['restaurar'],
       },
       cajero: {
-        abierta: ['cerrar', 'dividir', 'unir', 'transferir'],
+        abierta: ['cerrar', 'dividir', 'unir', 'transferir', 'pagar', 'anular_pago'],
         cerrada: ['abrir'],
         eliminada: [],
       },
@@ -101,6 +108,25 @@ describe('comanda actions: one map of action → permission, for the routes and 
       },
       cocina: { abierta: [], cerrada: [], eliminada: [] },
     });
+  });
+
+  it('lists no money action while the feature cobros is off for the tenant', () => {
+    const off = (role: string) => Grants.ofRoles([role]).without(['cobros']);
+    expect(COMANDA_ACCIONES.permitted('abierta', off('admin'))).toEqual([
+      'cerrar',
+      'editar',
+      'eliminar',
+      'agregar_item',
+      'modificar_item',
+      'quitar_item',
+      'dividir',
+      'unir',
+      'transferir',
+    ]);
+    expect(COMANDA_ACCIONES.permitted('cerrada', off('admin'))).toEqual(['abrir', 'eliminar']);
+    expect(COMANDA_ACCIONES.permitted('abierta', Grants.ALL.without(['cobros']))).not.toContain(
+      'pagar',
+    );
   });
 
   it('gives every action the state allows with every permission (AUTH_MODE=off)', () => {

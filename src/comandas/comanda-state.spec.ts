@@ -24,6 +24,11 @@ const ALLOWED: [ComandaState, ComandaAction, Transition][] = [
   ['abierta', 'transferir', {}],
   ['abierta', 'eliminar', { eliminada: true }],
   ['cerrada', 'eliminar', { eliminada: true }],
+  // money (feature cobros)
+  ['abierta', 'pagar', {}],
+  ['abierta', 'anular_pago', {}],
+  ['abierta', 'descontar', {}],
+  ['cerrada', 'reembolsar', {}],
 ];
 
 describe('comanda state machine', () => {
@@ -37,8 +42,8 @@ describe('comanda state machine', () => {
     ),
   );
 
-  it('refuses every other pair (21 of them)', () => {
-    expect(refused).toHaveLength(21);
+  it('refuses every other pair (29 of them)', () => {
+    expect(refused).toHaveLength(29);
     expect(refused).toHaveLength(COMANDA_STATES.length * COMANDA_ACTIONS.length - ALLOWED.length);
   });
 
@@ -69,7 +74,7 @@ describe('comanda state machine', () => {
   });
 
   it('lists what each state allows', () => {
-    expect(allowedActions('cerrada')).toEqual(['abrir', 'eliminar']);
+    expect(allowedActions('cerrada')).toEqual(['abrir', 'eliminar', 'reembolsar']);
     expect(allowedActions('eliminada')).toEqual(['restaurar']);
   });
 });

@@ -10,6 +10,7 @@ import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { COMANDA_ACCIONES, UPDATE_ACTIONS, updateActionOfRequest } from './comanda-actions';
+import { COBROS_ERRORS } from '../cobros/cobros.errors';
 import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
@@ -149,11 +150,27 @@ export class ComandasController {
       ERRORS.UNKNOWN_REFERENCE,
       ERRORS.INVALID_TRANSITION,
       ERRORS.COMANDA_EMPTY,
+      // with the feature cobros: closing needs the bill paid (pagos pays it in the same step),
+      // reopening needs the payments' session open
+      COBROS_ERRORS.PAGOS_WITHOUT_CERRAR,
+      COBROS_ERRORS.SALDO_PENDIENTE,
+      COBROS_ERRORS.SIN_SESION_ABIERTA,
+      COBROS_ERRORS.PAGO_EXCEDE_SALDO,
+      COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
+      COBROS_ERRORS.SESION_CERRADA,
+      COBROS_ERRORS.COMANDA_REEMBOLSADA,
     ],
   })
   @ApiBody({
     type: UpdateComandaBody,
-    examples: { cerrar: { value: { action: 'cerrar' } }, mover: { value: { id_mesa: 5 } } },
+    examples: {
+      cerrar: { value: { action: 'cerrar' } },
+      mover: { value: { id_mesa: 5 } },
+      cobrar_y_cerrar: {
+        summary: 'Pay and close in one step (feature cobros)',
+        value: { action: 'cerrar', pagos: [{ id_metodo_pago: 1, monto: 70, propina: 5 }] },
+      },
+    },
   })
   @Idempotent()
   update(
@@ -185,6 +202,7 @@ export class ComandasController {
           detail: { estado: 'eliminada', action: 'eliminar' },
         },
       },
+      COBROS_ERRORS.COMANDA_CON_PAGOS,
     ],
   })
   @ApiQuery({
@@ -317,6 +335,7 @@ export class ComandasController {
       ERRORS.INVALID_SPLIT,
       ERRORS.UNKNOWN_REFERENCE,
       { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+      COBROS_ERRORS.COMANDA_CON_PAGOS,
     ],
   })
   @Idempotent()
@@ -349,6 +368,7 @@ export class ComandasController {
       ERRORS.INVALID_MERGE,
       ERRORS.MERGE_NOT_ABIERTA,
       { ...ERRORS.INVALID_TRANSITION, summary: 'This comanda is not abierta' },
+      COBROS_ERRORS.COMANDA_CON_PAGOS,
     ],
   })
   @Idempotent()

@@ -15,7 +15,7 @@ import { ContractSweep, samplePath } from './openapi-sweep';
  * without a successful call below fails the coverage check.
  */
 
-const FEATURES_ON = { FEATURE_GENERIC_TABLES: 'true', FEATURE_RPC: 'true' };
+const FEATURES_ON = { FEATURE_GENERIC_TABLES: 'true', FEATURE_RPC: 'true', FEATURE_COBROS: 'true' };
 /** Small limits, so that 413 is cheap to reach. */
 const LIMITS = { BODY_LIMIT: '16kb', UPLOAD_MAX_BYTES: '4096' };
 const JWT = { AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET };
@@ -83,7 +83,7 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
     );
   }
   await dbs.createTenant('apagado', {
-    features: { genericTables: false, rpc: false, reservas: false },
+    features: { genericTables: false, rpc: false, reservas: false, cobros: false },
   });
   await dbs.createTenant('congelado', { status: 'suspended' });
   await dbs.createTenant('nuevo', { status: 'provisioning' });
@@ -110,6 +110,102 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(400, 'put', `/usuarios/${MENU.rosa}/credenciales`, { json: {} });
   await s.call(404, 'put', '/usuarios/999999/credenciales', { json: { pin: '5173' } });
   await s.call(409, 'put', `/usuarios/${MENU.luis}/credenciales`, { json: { pin: SIGN_IN.pin } });
+
+  // money: methods, tills, a session (open before the comandas below close with payments)
+  await s.call(200, 'get', '/metodos-pago');
+  await s.call(200, 'get', '/cajas');
+  const sesion = await s.call(201, 'post', '/cajas/1/sesiones', { json: { monto_apertura: 100 } });
+  const sesionId = (sesion.body.sesion as { id_sesion: number }).id_sesion;
+  await s.call(409, 'post', '/cajas/1/sesiones', { json: { monto_apertura: 100 } });
+  await s.call(404, 'post', '/cajas/999/sesiones', { json: { monto_apertura: 100 } });
+  await s.call(400, 'post', '/cajas/1/sesiones', { json: { monto_apertura: -1 } });
+  await s.call(200, 'get', '/sesiones-caja?estado=abierta&limit=5');
+  await s.call(400, 'get', '/sesiones-caja?estado=nope', { label: 'bad filter' });
+  await s.call(200, 'get', `/sesiones-caja/${sesionId}`);
+  await s.call(404, 'get', '/sesiones-caja/999999');
+  await s.call(200, 'get', `/sesiones-caja/${sesionId}/reporte`);
+  await s.call(200, 'get', `/sesiones-caja/${sesionId}/reporte`, {
+    headers: { Accept: 'text/plain' },
+    label: 'receipt',
+  });
+  await s.call(404, 'get', '/sesiones-caja/999999/reporte');
+  await s.call(201, 'post', `/sesiones-caja/${sesionId}/movimientos`, {
+    json: { tipo: 'retiro', monto: 10, motivo: 'compra de limones' },
+  });
+  await s.call(400, 'post', `/sesiones-caja/${sesionId}/movimientos`, {
+    json: { tipo: 'retiro', monto: 10 },
+  });
+  await s.call(404, 'post', '/sesiones-caja/999999/movimientos', {
+    json: { tipo: 'ingreso', monto: 10, motivo: 'sencillo' },
+  });
+  await s.call(200, 'get', '/cobros/ajustes');
+  await s.call(200, 'put', '/cobros/ajustes', { json: { tolerancia_cierre: 5 } });
+  await s.call(400, 'put', '/cobros/ajustes', { json: { tasa_recargo: 0.5 } });
+  const cuenta = await s.call(201, 'post', '/comandas', {
+    json: { items: [{ id_producto: MENU.ceviche.id, cantidad: 1 }] },
+  });
+  const cuentaId = cuenta.body.id_comanda as number;
+  await s.call(201, 'post', `/comandas/${cuentaId}/descuento`, {
+    json: { tipo: 'porcentaje', valor: 10, motivo: 'cliente frecuente' },
+  });
+  await s.call(400, 'post', `/comandas/${cuentaId}/descuento`, {
+    json: { tipo: 'monto', valor: 999, motivo: 'más que la cuenta' },
+  });
+  await s.call(404, 'post', '/comandas/999999/descuento', {
+    json: { tipo: 'monto', valor: 1, motivo: 'x' },
+  });
+  const tarjeta = await s.call(201, 'post', `/comandas/${cuentaId}/pagos`, {
+    json: { id_metodo_pago: 2, monto: 10, referencia: 'VISA 4821' },
+  });
+  const tarjetaId = (tarjeta.body.pagos as { id_pago: number }[])[0].id_pago;
+  await s.call(409, 'post', `/comandas/${cuentaId}/pagos`, {
+    json: { id_metodo_pago: 2, monto: 999 },
+  });
+  await s.call(400, 'post', `/comandas/${cuentaId}/pagos`, {
+    json: { id_metodo_pago: 2, monto: 1, recibido: 5 },
+  });
+  await s.call(400, 'post', `/comandas/${cuentaId}/pagos`, {
+    json: { id_metodo_pago: 99, monto: 1 },
+  });
+  await s.call(404, 'post', '/comandas/999999/pagos', { json: { id_metodo_pago: 1, monto: 1 } });
+  await s.call(409, 'delete', `/comandas/${cuentaId}`, { label: 'paid' });
+  await s.call(400, 'delete', `/comandas/${cuentaId}/pagos/${tarjetaId}`, { label: 'no motivo' });
+  await s.call(200, 'delete', `/comandas/${cuentaId}/pagos/${tarjetaId}`, {
+    json: { motivo: 'otro método' },
+  });
+  await s.call(409, 'delete', `/comandas/${cuentaId}/pagos/${tarjetaId}`, {
+    json: { motivo: 'otra vez' },
+  });
+  await s.call(404, 'delete', `/comandas/${cuentaId}/pagos/999999`, { json: { motivo: 'x' } });
+  await s.call(409, 'put', `/comandas/${cuentaId}`, {
+    json: { action: 'cerrar' },
+    label: 'unpaid',
+  });
+  await s.call(400, 'put', `/comandas/${cuentaId}`, {
+    json: { action: 'abrir', pagos: [{ id_metodo_pago: 1, monto: 50 }] },
+  });
+  const pagada = await s.call(200, 'put', `/comandas/${cuentaId}`, {
+    json: { action: 'cerrar', pagos: [{ id_metodo_pago: 1, monto: 50, propina: 2 }] },
+  });
+  const efectivoId = (pagada.body.pagos as { id_pago: number; estado: string }[]).find(
+    (p) => p.estado === 'aplicado',
+  )!.id_pago;
+  await s.call(201, 'post', `/comandas/${cuentaId}/reembolsos`, {
+    json: { id_pago: efectivoId, monto: 5, motivo: 'plato frío' },
+  });
+  await s.call(409, 'post', `/comandas/${cuentaId}/reembolsos`, {
+    json: { id_pago: efectivoId, monto: 999, motivo: 'más que el pago' },
+  });
+  await s.call(400, 'post', `/comandas/${cuentaId}/reembolsos`, {
+    json: { id_pago: efectivoId, monto: 1 },
+  });
+  await s.call(404, 'post', `/comandas/${cuentaId}/reembolsos`, {
+    json: { id_pago: 999999, monto: 1, motivo: 'x' },
+  });
+  await s.call(409, 'put', `/comandas/${cuentaId}`, {
+    json: { action: 'abrir' },
+    label: 'refunded',
+  });
 
   // comandas
   await s.call(200, 'get', '/comandas?estado=abierta&limit=5');
@@ -160,7 +256,9 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(400, 'put', `/comandas/${id}`, { json: { action: 'cerrar', id_mesa: 2 } });
   await s.call(400, 'put', `/comandas/${id}`, { json: {} });
   await s.call(400, 'put', `/comandas/${id}`, { json: { id_cliente: 999 } });
-  await s.call(200, 'put', `/comandas/${id}`, { json: { action: 'cerrar' } });
+  await s.call(200, 'put', `/comandas/${id}`, {
+    json: { action: 'cerrar', pagos: [{ id_metodo_pago: 1, monto: 200 }] },
+  });
   await s.call(409, 'put', `/comandas/${id}`, { json: { action: 'cerrar' } });
   await s.call(409, 'post', `/comandas/${id}/items`, {
     json: { id_producto: MENU.chicha.id, cantidad: 1 },
@@ -173,11 +271,11 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   const empty = await s.call(201, 'post', '/comandas', { json: {} });
   const emptyId = empty.body.id_comanda as number;
   await s.call(409, 'put', `/comandas/${emptyId}`, { json: { action: 'cerrar' } });
-  await s.call(200, 'delete', `/comandas/${id}?motivo=pedido%20duplicado`);
-  await s.call(409, 'delete', `/comandas/${id}`, { label: 'already eliminada' });
-  await s.call(200, 'put', `/comandas/${id}`, { json: { action: 'restaurar' } });
   await s.call(400, 'delete', `/comandas/${emptyId}`, { json: { razon: 'x' } });
   await s.call(412, 'delete', `/comandas/${emptyId}`, { headers: { 'If-Match': '"9"' } });
+  await s.call(200, 'delete', `/comandas/${emptyId}?motivo=pedido%20duplicado`);
+  await s.call(409, 'delete', `/comandas/${emptyId}`, { label: 'already eliminada' });
+  await s.call(200, 'put', `/comandas/${emptyId}`, { json: { action: 'restaurar' } });
   await s.call(200, 'delete', `/comandas/${emptyId}`, { json: { motivo: 'cliente se retiró' } });
   await s.call(404, 'delete', '/comandas/999999');
 
@@ -238,6 +336,35 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   });
   await s.call(200, 'delete', `/comandas/${floorId}/items/${floorLines[1].id_item}`, {
     json: { motivo: 'se quemó' },
+  });
+
+  // the day's close: refused while a comanda paid in the session is open, then the Z
+  const abierta = await s.call(201, 'post', `/comandas/${floorId}/pagos`, {
+    json: { id_metodo_pago: 3, monto: 5 },
+  });
+  await s.call(409, 'post', `/sesiones-caja/${sesionId}/cerrar`, {
+    json: { contado: [{ id_metodo_pago: 1, monto: 290 }] },
+    label: 'open comanda paid',
+  });
+  await s.call(
+    200,
+    'delete',
+    `/comandas/${floorId}/pagos/${(abierta.body.pagos as { id_pago: number }[])[0].id_pago}`,
+    {
+      json: { motivo: 'Yape rechazado' },
+    },
+  );
+  await s.call(400, 'post', `/sesiones-caja/${sesionId}/cerrar`, { json: { contado: [] } });
+  await s.call(404, 'post', '/sesiones-caja/999999/cerrar', { json: { contado: [] } });
+  await s.call(201, 'post', `/sesiones-caja/${sesionId}/cerrar`, {
+    json: { contado: [{ id_metodo_pago: 1, monto: 290 }], nota: 'sin novedad' },
+  });
+  await s.call(409, 'post', `/sesiones-caja/${sesionId}/cerrar`, {
+    json: { contado: [{ id_metodo_pago: 1, monto: 290 }] },
+    label: 'closed already',
+  });
+  await s.call(409, 'post', `/sesiones-caja/${sesionId}/movimientos`, {
+    json: { tipo: 'ingreso', monto: 10, motivo: 'tarde' },
   });
 
   // the live stream: its first frame, then hang up

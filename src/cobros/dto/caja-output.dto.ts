@@ -16,19 +16,27 @@ export class MetodoPagoDto {
   cuenta_en_caja!: boolean;
 }
 
-export class SesionAbiertaDto {
-  @ApiProperty({ example: 12 }) id_sesion!: number;
-  @ApiProperty({ example: 200 }) monto_apertura!: number;
-  @ApiProperty({ example: '2026-11-22T11:58:00-05:00' }) fec_apertura!: string;
-  @ApiProperty({ type: String, nullable: true, example: 'Carmen Rojas' }) abierta_por!:
-    string | null;
-}
-
 export class CajaDto {
   @ApiProperty({ example: 1 }) id_caja!: number;
   @ApiProperty({ example: 'Caja 1' }) nombre!: string;
-  @ApiProperty({ type: SesionAbiertaDto, nullable: true, description: 'Its open session, if any' })
-  sesion_abierta!: SesionAbiertaDto | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 12,
+    description: 'Its open session (null: none is open)',
+  })
+  id_sesion_abierta!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 200, description: 'Its float' })
+  monto_apertura!: number | null;
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-22T11:58:00-05:00' })
+  fec_apertura!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Carmen Rojas',
+    description: 'Who opened it',
+  })
+  abierta_por!: string | null;
   @ApiProperty({
     enum: CAJA_ACTIONS,
     isArray: true,

@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DESCUENTO_TIPOS, type DescuentoTipo } from './pago-input.dto';
 
 export const PAGO_ACTIONS = ['anular', 'reembolsar'] as const;
 export type PagoAction = (typeof PAGO_ACTIONS)[number];
@@ -54,11 +53,4 @@ export class IgvDto {
   @ApiProperty({ example: 54.66, description: 'round(T / (1 + tasa), 2), T = total − recargo' })
   base!: number;
   @ApiProperty({ example: 9.84, description: 'T − base' }) monto!: number;
-}
-
-/** The comanda's discount rule as it was set. */
-export class ReglaDescuentoDto {
-  @ApiProperty({ enum: DESCUENTO_TIPOS }) tipo!: DescuentoTipo;
-  @ApiProperty({ example: 10 }) valor!: number;
-  @ApiProperty({ example: 'cliente frecuente' }) motivo!: string;
 }

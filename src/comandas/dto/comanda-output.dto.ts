@@ -1,12 +1,7 @@
 import { COMANDA_ACTIONS, type ComandaAction } from '../comanda-state';
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  ESTADOS_PAGO,
-  IgvDto,
-  PagoDto,
-  ReglaDescuentoDto,
-  type EstadoPago,
-} from '../../cobros/dto/cobros-output.dto';
+import { ESTADOS_PAGO, IgvDto, PagoDto, type EstadoPago } from '../../cobros/dto/cobros-output.dto';
+import { DESCUENTO_TIPOS, type DescuentoTipo } from '../../cobros/dto/pago-input.dto';
 
 export class ComandaSummary {
   @ApiProperty({ example: 301 }) id_comanda!: number;
@@ -80,11 +75,27 @@ export class ComandaDetail extends ComandaSummary {
   descuento?: number;
   @ApiProperty({
     required: false,
-    type: ReglaDescuentoDto,
+    enum: [...DESCUENTO_TIPOS, null],
     nullable: true,
-    description: 'The discount as set (cobros)',
+    description: 'The discount as set: porcentaje or monto, null without one (cobros)',
   })
-  regla_descuento?: ReglaDescuentoDto | null;
+  descuento_tipo?: DescuentoTipo | null;
+  @ApiProperty({
+    required: false,
+    type: Number,
+    nullable: true,
+    example: 10,
+    description: 'Its valor: a percentage or soles (cobros)',
+  })
+  descuento_valor?: number | null;
+  @ApiProperty({
+    required: false,
+    type: String,
+    nullable: true,
+    example: 'cliente frecuente',
+    description: 'Why it was given (cobros)',
+  })
+  descuento_motivo?: string | null;
   @ApiProperty({
     required: false,
     example: 0,
@@ -97,7 +108,7 @@ export class ComandaDetail extends ComandaSummary {
   @ApiProperty({
     required: false,
     example: -0.05,
-    description: 'Cash rounding in the customer’s favour, −0.10 < redondeo ≤ 0 (cobros)',
+    description: 'Cash rounding in the customer’s favour, `−0.10 < redondeo ≤ 0` (cobros)',
   })
   redondeo?: number;
   @ApiProperty({

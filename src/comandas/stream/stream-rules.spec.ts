@@ -62,7 +62,7 @@ describe('stream frames', () => {
     expect([accionesOf(waiter), accionesOf(cashier), accionesOf(admin)]).toEqual([
       [],
       ['abrir'],
-      ['abrir', 'eliminar'],
+      ['abrir', 'eliminar', 'reembolsar'],
     ]);
     expect(cashier.startsWith('id: 7\nevent: comanda\ndata: {"id_evento":7,')).toBe(true);
   });

@@ -1519,14 +1519,6 @@ export interface components {
       /** @example 2026-11-22T13:06:00-05:00 */
       fec_registro: string;
     };
-    ReglaDescuentoDto: {
-      /** @enum {string} */
-      tipo: 'porcentaje' | 'monto';
-      /** @example 10 */
-      valor: number;
-      /** @example cliente frecuente */
-      motivo: string;
-    };
     IgvDto: {
       /**
        * @description The rate (frozen when the comanda closed)
@@ -1706,8 +1698,21 @@ export interface components {
        * @example 0
        */
       descuento?: number;
-      /** @description The discount as set (cobros) */
-      regla_descuento?: components['schemas']['ReglaDescuentoDto'] | null;
+      /**
+       * @description The discount as set: porcentaje or monto, null without one (cobros)
+       * @enum {string|null}
+       */
+      descuento_tipo?: 'porcentaje' | 'monto' | null;
+      /**
+       * @description Its valor: a percentage or soles (cobros)
+       * @example 10
+       */
+      descuento_valor?: number | null;
+      /**
+       * @description Why it was given (cobros)
+       * @example cliente frecuente
+       */
+      descuento_motivo?: string | null;
       /**
        * @description Service charge: round((subtotal − descuento) × rate, 2), outside the IGV (cobros)
        * @example 0
@@ -1716,7 +1721,7 @@ export interface components {
       /** @description IGV included in the total (cobros) */
       igv?: components['schemas']['IgvDto'];
       /**
-       * @description Cash rounding in the customer’s favour, −0.10 < redondeo ≤ 0 (cobros)
+       * @description Cash rounding in the customer’s favour, `−0.10 < redondeo ≤ 0` (cobros)
        * @example -0.05
        */
       redondeo?: number;
@@ -2139,23 +2144,28 @@ export interface components {
        */
       cuenta_en_caja: boolean;
     };
-    SesionAbiertaDto: {
-      /** @example 12 */
-      id_sesion: number;
-      /** @example 200 */
-      monto_apertura: number;
-      /** @example 2026-11-22T11:58:00-05:00 */
-      fec_apertura: string;
-      /** @example Carmen Rojas */
-      abierta_por: string | null;
-    };
     CajaDto: {
       /** @example 1 */
       id_caja: number;
       /** @example Caja 1 */
       nombre: string;
-      /** @description Its open session, if any */
-      sesion_abierta: components['schemas']['SesionAbiertaDto'] | null;
+      /**
+       * @description Its open session (null: none is open)
+       * @example 12
+       */
+      id_sesion_abierta: number | null;
+      /**
+       * @description Its float
+       * @example 200
+       */
+      monto_apertura: number | null;
+      /** @example 2026-11-22T11:58:00-05:00 */
+      fec_apertura: string | null;
+      /**
+       * @description Who opened it
+       * @example Carmen Rojas
+       */
+      abierta_por: string | null;
       /** @description abrir_sesion (POST /cajas/{id}/sesiones, caja:operate) while none is open */
       acciones: 'abrir_sesion'[];
     };
@@ -3519,7 +3529,7 @@ export interface operations {
           'application/json': components['schemas']['ComandaDetail'];
         };
       };
-      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `ACTION_WITH_FIELDS` An action sent together with field changes; `EMPTY_CHANGE` Nothing to change; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `ACTION_WITH_FIELDS` An action sent together with field changes; `EMPTY_CHANGE` Nothing to change; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `23503` An id that does not exist (table, waiter, customer, referenced row): PostgreSQL’s detail, the column and the constraint; `PAGOS_WITHOUT_CERRAR` pagos goes with the action cerrar only; `METODO_PAGO_NOT_FOUND` id_metodo_pago names no method in use; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3560,7 +3570,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Not allowed in the comanda’s current state (detail.estado); `COMANDA_EMPTY` A comanda without lines cannot be closed. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Not allowed in the comanda’s current state (detail.estado); `COMANDA_EMPTY` A comanda without lines cannot be closed; `SALDO_PENDIENTE` The applied payments do not equal the amount due; `SIN_SESION_ABIERTA` No open till session takes the money; `PAGO_EXCEDE_SALDO` Not cash, above the balance (or nothing is due); `SESION_CERRADA` The session is closed: it never changes; `COMANDA_REEMBOLSADA` A comanda with refunds is not reopened. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3711,7 +3721,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Already eliminada. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` Already eliminada; `COMANDA_CON_PAGOS` The comanda has applied payments (void them first). */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4399,7 +4409,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` The comanda is not abierta. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` The comanda is not abierta; `COMANDA_CON_PAGOS` The comanda has applied payments (void them first). */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4547,7 +4557,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` A comanda to merge is not abierta (detail.id_comanda, detail.estado); `INVALID_TRANSITION` This comanda is not abierta. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `INVALID_TRANSITION` A comanda to merge is not abierta (detail.id_comanda, detail.estado); `INVALID_TRANSITION` This comanda is not abierta; `COMANDA_CON_PAGOS` The comanda has applied payments (void them first). */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
