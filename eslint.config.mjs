@@ -35,6 +35,40 @@ export default tseslint.config(
     },
   },
   {
+    // Money is numeric in PostgreSQL: the money module computes nothing in floating point.
+    // Sums, differences, roundings and comparisons of amounts are written in its SQL; the code
+    // only moves the database's numeric text around (docs/cobros.md, "Money is numeric").
+    // The receipt's layout counts characters, not soles: it is the one file exempted.
+    files: ['src/cobros/**/*.ts'],
+    ignores: ['src/cobros/receipt.ts', 'src/cobros/**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator=/^[-*/%]$|^\\*\\*$/]",
+          message: 'No arithmetic on money here: compute it in SQL (docs/cobros.md).',
+        },
+        {
+          selector:
+            "BinaryExpression[operator='+']:not([left.type='Literal']):not([right.type='Literal']):not([left.type='TemplateLiteral']):not([right.type='TemplateLiteral'])",
+          message: 'No arithmetic on money here: compute it in SQL (docs/cobros.md).',
+        },
+        {
+          selector: "AssignmentExpression[operator=/^[-+*/%]=$/], UpdateExpression",
+          message: 'No arithmetic on money here: compute it in SQL (docs/cobros.md).',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math']",
+          message: 'No arithmetic on money here: compute it in SQL (docs/cobros.md).',
+        },
+        {
+          selector: "BinaryExpression[operator=/^[<>]=?$/]:not([left.property.name='length'])",
+          message: 'Compare amounts in SQL (a boolean column), not as JavaScript numbers.',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'src/**/*.spec.ts', 'web/src/**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
