@@ -20,6 +20,7 @@
 
 import { seedAttendance } from './sections/attendance';
 import { seedCatalogue } from './sections/catalogue';
+import { seedCobros } from './sections/cobros';
 import { seedComandas } from './sections/comandas';
 import { seedCustomersAndTables } from './sections/customers';
 import { seedStaff } from './sections/staff';
@@ -73,6 +74,7 @@ export async function seedDemoData(
   const tickets = await seedComandas(seed);
   const purchases = await seedPurchases(seed);
   const attendance = await seedAttendance(seed);
+  const cobros = await seedCobros(seed);
   await continueIdentities(query);
 
   return {
@@ -97,6 +99,8 @@ export async function seedDemoData(
     asistencia_detalle: attendance.asistencia_detalle,
     asistencia_intervalo: attendance.asistencia_intervalo,
     asistencia_resumen_diario: attendance.asistencia_resumen_diario,
+    sesiones_caja: cobros.sesiones_caja,
+    pagos: cobros.pagos,
   };
 }
 

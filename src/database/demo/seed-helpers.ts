@@ -25,12 +25,19 @@ export type DemoTable =
   | 'receta_producto'
   | 'asistencia_detalle'
   | 'asistencia_intervalo'
-  | 'asistencia_resumen_diario';
+  | 'asistencia_resumen_diario'
+  | 'sesiones_caja'
+  | 'pagos';
 
 /** Rows inserted per table. */
 export type DemoDataSummary = Record<DemoTable, number>;
 
 export type DemoQuery = (sql: string, params?: unknown[]) => Promise<unknown>;
+
+/** The rows of a DemoQuery's answer: a pg client gives `{rows}`, a TypeORM manager the rows. */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
+}
 
 /** What every section of the seed receives. */
 export interface DemoSeed {

@@ -1,0 +1,77 @@
+import { CAJERO_DIA } from '../restaurant';
+import { rowsOf, type DemoDataSummary, type DemoSeed } from '../seed-helpers';
+
+/**
+ * How the demo's closed comandas were paid, and the till's days: one session of "Caja 1" per
+ * day with closed comandas (a float of S/ 200, opened before lunch by the day's cashier, closed
+ * after the last comanda of the day with its Z), one payment per closed comanda that was not
+ * voided (about half in cash, rounded down to S/ 0.10 as the till does, the rest by card and
+ * wallets; a tip on some), the close's count per method (a small cash difference on some days).
+ * All of it set-based SQL; the choices come from the comanda's id, not from the generator, so
+ * the sections before keep their values.
+ */
+export async function seedCobros(
+  seed: DemoSeed,
+): Promise<Pick<DemoDataSummary, 'sesiones_caja' | 'pagos'>> {
+  const { query, timeZone } = seed;
+  const pagos = rowsOf<{ id_pago: string }>(
+    await query(
+      `WITH pagadas AS (
+       SELECT c.id_comanda, c.total, c.fec_cierre, (c.fec_cierre AT TIME ZONE $1)::date AS dia
+         FROM comandas c
+        WHERE c.estado = 'cerrada' AND NOT c.eliminada AND c.total > 0),
+     dias AS (
+       SELECT dia, max(fec_cierre) AS ultimo FROM pagadas GROUP BY dia),
+     sesiones AS (
+       INSERT INTO sesiones_caja (id_caja, estado, monto_apertura, id_usuario_apertura,
+                                  fec_apertura, numero_z, id_usuario_cierre, fec_cierre)
+       SELECT 1, 'cerrada', 200, $2, (dia + time '11:30') AT TIME ZONE $1,
+              row_number() OVER (ORDER BY dia), $2, ultimo + interval '20 minutes'
+         FROM dias ORDER BY dia
+       RETURNING id_sesion, fec_apertura),
+     elegidos AS (
+       SELECT p.*, s.id_sesion, (p.id_comanda * 2654435761) % 100 AS h
+         FROM pagadas p
+         JOIN sesiones s ON (s.fec_apertura AT TIME ZONE $1)::date = p.dia),
+     montos AS (
+       SELECT e.*,
+              CASE WHEN h < 52 THEN 1 WHEN h < 82 THEN 2 WHEN h < 94 THEN 3 ELSE 4 END AS metodo,
+              CASE WHEN h % 10 < 3 THEN round(e.total * 0.05, 1) ELSE 0 END AS propina
+         FROM elegidos e),
+     aplicados AS (
+       SELECT m.*, CASE WHEN metodo = 1 THEN floor(m.total * 10) / 10 ELSE m.total END AS monto
+         FROM montos m)
+     INSERT INTO pagos (id_comanda, id_sesion, id_metodo_pago, monto, propina, recibido, vuelto,
+                        id_usuario, fec_pago)
+     SELECT id_comanda, id_sesion, metodo, monto, propina,
+            CASE WHEN metodo = 1 THEN ceil((monto + propina) / 10) * 10 END,
+            CASE WHEN metodo = 1 THEN ceil((monto + propina) / 10) * 10 - monto - propina ELSE 0 END,
+            $2, fec_cierre - interval '1 minute'
+       FROM aplicados
+     RETURNING id_pago`,
+      [timeZone, CAJERO_DIA],
+    ),
+  );
+  await query(
+    `INSERT INTO cuentas_comanda (id_comanda, tasa_igv, tasa_recargo, paso_redondeo)
+     SELECT DISTINCT id_comanda, 0.18, 0, 0.10 FROM pagos;
+     INSERT INTO sesion_caja_cierres (id_sesion, id_metodo_pago, esperado, contado)
+     SELECT s.id_sesion, f.id_metodo_pago, f.esperado,
+            f.esperado - CASE WHEN f.cuenta_en_caja AND s.id_sesion % 9 = 0 THEN 1.50 ELSE 0 END
+       FROM sesiones_caja s CROSS JOIN LATERAL figuras_sesion_caja(s.id_sesion) f;
+     UPDATE cajas SET ultimo_z = (SELECT coalesce(max(numero_z), 0) FROM sesiones_caja WHERE id_caja = 1)
+      WHERE id_caja = 1;
+     INSERT INTO caja_eventos (id_sesion, accion, id_usuario, detalle, fec_evento)
+     SELECT id_sesion, 'abrir', id_usuario_apertura,
+            jsonb_build_object('id_caja', id_caja, 'monto_apertura', monto_apertura), fec_apertura
+       FROM sesiones_caja
+     UNION ALL
+     SELECT id_sesion, 'cerrar', id_usuario_cierre, jsonb_build_object('numero_z', numero_z), fec_cierre
+       FROM sesiones_caja
+     ORDER BY 5`,
+  );
+  const [{ n }] = rowsOf<{ n: number }>(
+    await query('SELECT count(*)::int AS n FROM sesiones_caja'),
+  );
+  return { sesiones_caja: n, pagos: pagos.length };
+}
