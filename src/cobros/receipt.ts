@@ -77,7 +77,13 @@ export function receiptText(report: ReporteCajaDto): string {
       lines.push(row('Contado', soles(m.contado)), row('Diferencia', soles(m.diferencia ?? 0)));
     }
   }
-  const others = report.metodos.filter((m) => !m.cuenta_en_caja && m.contado !== null);
+  // the other methods counted at the close, but those nobody used that day
+  const others = report.metodos.filter(
+    (m) =>
+      !m.cuenta_en_caja &&
+      m.contado !== null &&
+      !(m.pagos === 0 && m.reembolsos === 0 && m.contado === 0),
+  );
   if (others.length > 0) {
     lines.push(RULE, 'ARQUEO OTROS MÉTODOS');
     for (const m of others) {
