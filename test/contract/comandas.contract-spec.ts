@@ -162,6 +162,16 @@ describe('comandas contract (docs/comandas.md), over HTTP', () => {
     api = contract.api;
     tag = contract.tag;
     data = await discoverData(api, tag);
+    // The comanda contract is the one without the money rules: with the feature cobros on, a
+    // comanda closes only paid and a paid one is not deleted (docs/cobros.md).
+    const tenant = await api.get('/tenant');
+    expectStatus(tenant, 200);
+    if ((tenant.body as { features?: { cobros?: boolean } }).features?.cobros)
+      throw new Error(
+        `The comanda contract is checked on a tenant with the feature cobros off, and ` +
+          `${contract.target.tenant} has it on: npm run tenant -- feature ` +
+          `${contract.target.tenant} cobros off (or E2E_TENANT=<a tenant with it off>)`,
+      );
   });
 
   afterAll(async () => {

@@ -17,7 +17,7 @@ interface TenantInfo {
   name: string;
   status: string;
   timeZone: string;
-  features: { genericTables: boolean; rpc: boolean; reservas: boolean };
+  features: { genericTables: boolean; rpc: boolean; reservas: boolean; cobros: boolean };
 }
 
 describe('service contract (health, tenant, drivers, features, auth), over HTTP', () => {
@@ -89,6 +89,7 @@ describe('service contract (health, tenant, drivers, features, auth), over HTTP'
           genericTables: expect.any(Boolean),
           rpc: expect.any(Boolean),
           reservas: expect.any(Boolean),
+          cobros: expect.any(Boolean),
         },
       });
     });

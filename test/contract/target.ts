@@ -15,7 +15,8 @@ import { runsRemote, variable } from './env';
  *   fresh databases of its own, a `demo` tenant created with the demo data by the tenant
  *   administration (what `npm run tenant -- create demo --demo` does), its feature switches turned
  *   on (`npm run tenant -- feature demo <feature> on`) so that the suite also reads the generic
- *   and RPC routes. From then on the suite only speaks HTTP to it.
+ *   and RPC routes, and cobros off (the comanda contract is the one without the money rules).
+ *   From then on the suite only speaks HTTP to it.
  */
 export interface ContractTarget {
   /** `http://host:port`, without a trailing slash: the API is under `${baseUrl}/api/v1`. */
@@ -87,7 +88,10 @@ async function startInProcess(): Promise<ContractTarget> {
   }
 }
 
-/** `npm run tenant -- create <slug> --demo`, then both features on, on this file's databases. */
+/**
+ * `npm run tenant -- create <slug> --demo`, then the generic and RPC routes on and cobros off,
+ * on this file's databases.
+ */
 async function createDemoTenant(dbs: TestDatabases, slug: string): Promise<void> {
   const config = dbs.config();
   const control = new DataSource({
@@ -104,6 +108,8 @@ async function createDemoTenant(dbs: TestDatabases, slug: string): Promise<void>
     await admin.create({ slug, name: 'Cevichería Demo', timeZone: 'America/Lima', demo: true });
     await admin.setFeature(slug, 'genericTables', true);
     await admin.setFeature(slug, 'rpc', true);
+    // the comanda contract is the one without the money rules (the demo has cobros on)
+    await admin.setFeature(slug, 'cobros', false);
   } finally {
     await control.destroy();
   }
