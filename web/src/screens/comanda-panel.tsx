@@ -756,6 +756,10 @@ const DONE: Record<ComandaEvento['accion'], string> = {
   restaurar: 'restauró la comanda',
   dividir: 'dividió la cuenta',
   unir: 'unió comandas',
+  pagar: 'cobró un pago',
+  anular_pago: 'anuló un pago',
+  descontar: 'cambió el descuento',
+  reembolsar: 'reembolsó',
 };
 
 export function Timeline({ events }: { events: ComandaEvento[] }) {
