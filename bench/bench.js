@@ -315,6 +315,7 @@ async function main() {
         BASELINE_PORT: String(baselinePort),
         BASELINE_POOL_MAX: String(tenantPool),
         BASELINE_APPLICATION_NAME: BASELINE_APP,
+        FEATURE_GENERIC_TABLES: 'true',
       },
       'baseline listening',
       join(work, 'baseline.log'),
