@@ -55,6 +55,8 @@ const PAYMENTS = Number(env.BENCH_COBROS_PAYMENTS ?? 5_000);
 const HISTORY = Number(env.BENCH_COBROS_HISTORY ?? 10);
 const REPORTS = Number(env.BENCH_COBROS_REPORTS ?? 200);
 const REPORT_WARM_UP = 20;
+/** Pay-and-closes whose statements are explained one by one (medians). */
+const EXPLAINED = 20;
 const EXPLAIN = env.BENCH_COBROS_EXPLAIN === '1';
 const PROFILE = env.BENCH_PROFILE === '1';
 const HOST = '127.0.0.1';
@@ -571,7 +573,8 @@ async function explainReport(tenantUrl, idSesion) {
         const res = await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
         const plan = res.rows.map((r) => r['QUERY PLAN']).join('\n');
         const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]);
-        plans.push({ plan, ms });
+        const planning = Number(/Planning Time: ([\d.]+) ms/.exec(plan)?.[1]);
+        plans.push({ plan, ms, planning });
         return [{}];
       },
     };
@@ -589,11 +592,73 @@ async function explainReport(tenantUrl, idSesion) {
   });
 }
 
+/** The median of a list of numbers. */
+const median = (list) =>
+  percentile(
+    [...list].sort((a, b) => a - b),
+    50,
+  );
+
+/**
+ * PostgreSQL's time in a pay-and-close, statement by statement: the service's own classes
+ * (bench/support/service-classes.js) close `comandas` one after the other through one client
+ * that runs each statement first as EXPLAIN (ANALYZE, TIMING OFF, SUMMARY) inside a savepoint
+ * rolled back, then for real. Answers, per statement in the order run, its first words and the
+ * medians of its planning and execution times.
+ */
+async function explainPayAndClose(tenantUrl, comandas, timeZone) {
+  const { serviceClasses } = require('./support/service-classes');
+  return withClient(tenantUrl, async (c) => {
+    let current;
+    const runs = [];
+    const query = async (sql, params) => {
+      await c.query('SAVEPOINT explained');
+      const { rows } = await c.query(
+        `EXPLAIN (ANALYZE, TIMING OFF, SUMMARY, FORMAT JSON) ${sql}`,
+        params,
+      );
+      await c.query('ROLLBACK TO SAVEPOINT explained');
+      const [plan] = rows[0]['QUERY PLAN'];
+      current.push({ sql, planning: plan['Planning Time'], execution: plan['Execution Time'] });
+      return (await c.query(sql, params)).rows;
+    };
+    const dataSource = {
+      query,
+      async transaction(work) {
+        await c.query('BEGIN');
+        try {
+          const result = await work({ query });
+          await c.query('COMMIT');
+          return result;
+        } catch (error) {
+          await c.query('ROLLBACK');
+          throw error;
+        }
+      },
+    };
+    const { comandas: service } = serviceClasses(dataSource, {
+      timeZone,
+      env: { ...env, FEATURE_COBROS: 'true' },
+    });
+    for (const comanda of comandas) {
+      current = [];
+      await service.update(comanda.id, JSON.parse(comanda.body), undefined, { id_usuario: null });
+      runs.push(current);
+    }
+    return runs[0].map((first, i) => ({
+      statement: first.sql.replace(/\s+/g, ' ').trim().slice(0, 72),
+      bill: first.sql.includes('cuenta_comanda('),
+      planning: median(runs.map((run) => run[i].planning)),
+      execution: median(runs.map((run) => run[i].execution)),
+    }));
+  });
+}
+
 /**
  * The stage, on a service and a baseline started with FEATURE_COBROS=true (startServers) and one
  * tenant with closed comandas (bench/support/comandas-volume.js).
  */
-async function cobrosBench({ servers, tenant, tenantUrl }) {
+async function cobrosBench({ servers, tenant, tenantUrl, timeZone = 'America/Lima' }) {
   const started = performance.now();
   const problems = [];
   const { servicePort, baselinePort } = servers;
@@ -670,6 +735,13 @@ async function cobrosBench({ servers, tenant, tenantUrl }) {
         `of ${queue.used} requests; ${taken.mal_pagadas} closed without exactly one payment of the session, ` +
         `${taken.abiertas_con_pago} open with one`,
     );
+
+  const explained = await explainPayAndClose(
+    tenantUrl,
+    Array.from({ length: EXPLAINED }, () => queue.next()),
+    timeZone,
+  );
+  if (queue.exhausted) problems.push('the open comandas ran out before the EXPLAIN');
 
   // 2. the X and the Z of a session of PAYMENTS payments
   const seedSessionsAt = performance.now();
@@ -750,6 +822,7 @@ async function cobrosBench({ servers, tenant, tenantUrl }) {
       payments: taken.pagos,
       closed: taken.cerradas,
       answered,
+      explained,
     },
     reports: {
       seeded,
@@ -771,6 +844,9 @@ function report(r, fmt) {
   const { base, svc, runs } = r.payAndClose;
   const ratio = svc.rps / base.rps;
   const latency = (side) => side.map((run) => `${run.p50} / ${run.p99}`).join(', ');
+  const x = r.payAndClose.explained;
+  const sum = (list, key) => list.reduce((total, item) => total + item[key], 0);
+  const bills = x.filter((st) => st.bill);
   const { seeded, latencies: l, explain: e } = r.reports;
   const c = seeded.counts;
   const p50Target = (f) =>
@@ -798,6 +874,10 @@ function report(r, fmt) {
       `and its PostgreSQL sessions ${ms2(base.cpu.postgres)} ms; the service's process ` +
       `${ms2(svc.cpu.server)} ms and its PostgreSQL sessions ${ms2(svc.cpu.postgres)} ms.`,
     '',
+    `PostgreSQL's time in one pay-and-close, EXPLAIN ANALYZE of its ${x.length} statements (medians of ` +
+      `${EXPLAINED} comandas): planning ${ms2(sum(x, 'planning'))} ms, execution ${ms2(sum(x, 'execution'))} ms; ` +
+      `the ${bills.length} that read cuenta_comanda plan in ${bills.map((b) => ms2(b.planning)).join(' / ')} ms.`,
+    '',
     `| report of a session of ${fmt(PAYMENTS)} payments, one request at a time | p50 / p95 | max | |`,
     '|---|---|---|---|',
     row('GET /sesiones-caja/:id, the Z (closed)', l.zJson),
@@ -805,8 +885,10 @@ function report(r, fmt) {
     row('GET /sesiones-caja/:id, the X (open)', l.xJson),
     row('GET /sesiones-caja/:id/reporte, the X, text/plain', l.xText),
     `| POST /sesiones-caja/:id/cerrar, the Z's close (once) | ${ms(r.reports.closeMs)} ms | | |`,
-    `| the report's SQL (EXPLAIN ANALYZE on the Z): session / figures / totals / movements | ` +
+    `| the report's SQL (EXPLAIN ANALYZE on the Z), session / figures / totals / movements: execution | ` +
       `${[e.session, e.figuras, e.totales, e.movimientos].map((s) => ms(s.ms)).join(' / ')} ms | | |`,
+    `| the same, planning | ` +
+      `${[e.session, e.figuras, e.totales, e.movimientos].map((s) => ms(s.planning)).join(' / ')} ms | | |`,
     '',
     `The Z's session: ${fmt(c.z_pagos)} payments (${fmt(c.z_anulados)} voided, ${fmt(c.z_propinas)} with a tip), ` +
       `${fmt(r.reports.expected.Z.comandas)} comandas, ${c.z_reembolsos} refunds, ${c.z_movimientos} movements, ` +
@@ -815,6 +897,15 @@ function report(r, fmt) {
       `${fmt(r.reports.seedMs / 1000, 1)} s). Report answers not as expected: ${r.reports.errors}.`,
   ];
   if (EXPLAIN) {
+    lines.push(
+      `\n### PostgreSQL's time in one pay-and-close, statement by statement (medians of ${EXPLAINED})\n`,
+      '| # | statement | planning (ms) | execution (ms) |',
+      '|---|---|---|---|',
+      ...x.map(
+        (st, i) =>
+          `| ${i + 1} | \`${st.statement}\` | ${ms2(st.planning)} | ${ms2(st.execution)} |`,
+      ),
+    );
     for (const [name, s] of Object.entries(e))
       lines.push(`\n### EXPLAIN (ANALYZE, BUFFERS): ${name}\n\n\`\`\`\n${s.plan}\n\`\`\``);
   }
@@ -900,11 +991,17 @@ async function main() {
       console.error('\nThe cobros stage failed: an answer was not as it must be.');
       process.exitCode = 1;
     }
+  } catch (error) {
+    process.exitCode = 1;
+    throw error;
   } finally {
     await servers?.stop();
     if (!embedded && serverUrl) await drop(serverUrl).catch(() => undefined);
     await embedded?.stop();
-    rmSync(work, { recursive: true, force: true });
+    if (process.exitCode) {
+      rmSync(join(work, 'pg'), { recursive: true, force: true });
+      console.error(`The servers' logs are kept in ${work}`);
+    } else rmSync(work, { recursive: true, force: true });
   }
 }
 
