@@ -3,25 +3,28 @@
 // ComandasRepository (plain classes) through a pg Pool instead of the tenant's TypeORM
 // DataSource: what the service adds on top of it (Nest, Express, TypeORM, tenancy, validation,
 // logging) is what the benchmark's ratio measures.
+// The money module's rules ride on the comandas' changes as in the service: its CobrosService is
+// registered as a comanda extension, and acts only while FEATURE_COBROS is on (read from the
+// environment, like every FEATURE_* switch, the way the service reads it;
+// bench/support/service-classes.js). So with FEATURE_COBROS=true, PUT /comandas/:id
+// {"action":"cerrar","pagos":[...]} pays and closes with the service's statements, and the
+// detail carries the bill.
 // The generic table routes (GET /table/:table, GET /schema/:table) are written here by hand, the
 // floor of such a route: the table's metadata read once, its SELECT and a converter per column
 // built once, one JSON.stringify. They run the service's SQL and answer the service's JSON
 // byte for byte (the bench compares both answers before it loads them).
 // Usage: BASELINE_DB_URL=postgres://... BASELINE_PORT=3100 [BASELINE_POOL_MAX=3] node bench/baseline-server.js
 require('reflect-metadata');
-const { AsyncLocalStorage } = require('node:async_hooks');
 const http = require('node:http');
 const { Buffer } = require('node:buffer');
 const { URL } = require('node:url');
 const { Pool } = require('pg');
-const { ComandasRepository } = require('../dist/comandas/comandas.repository');
-const { ComandasService } = require('../dist/comandas/comandas.service');
-const { Grants } = require('../dist/auth/grants');
 const { etagOf } = require('../dist/common/http/etag');
 const { DomainError } = require('../dist/common/errors/domain-error');
 const { formatInstant } = require('../dist/common/time');
 const { quoteIdent } = require('../dist/database/sql');
 const { TableMetadataService } = require('../dist/generic-tables/table-metadata.service');
+const { serviceClasses } = require('./support/service-classes');
 
 /** The actor of the service's requests with AUTH_MODE=off (the benchmark's setting). */
 const ANONYMOUS_ACTOR = { id_usuario: null };
@@ -51,23 +54,9 @@ const dataSource = {
     }
   },
 };
-/** The transaction a repository's `db` is while its work runs, as TenantContext keeps it. */
-const transactions = new AsyncLocalStorage();
-const context = {
-  tenant: {
-    slug: 'baseline',
-    databaseName: 'baseline',
-    timeZone: process.env.BASELINE_TIME_ZONE ?? 'America/Lima',
-  },
-  dataSource,
-  get transaction() {
-    return transactions.getStore();
-  },
-  withinTransaction: (tx, work) => transactions.run(tx, work),
-};
-/** The caller with AUTH_MODE=off: every permission (the answers' `acciones`). */
-const caller = { grants: Grants.ALL };
-const service = new ComandasService(new ComandasRepository(context), context, caller);
+const { context, comandas: service } = serviceClasses(dataSource, {
+  timeZone: process.env.BASELINE_TIME_ZONE ?? 'America/Lima',
+});
 const metadata = new TableMetadataService(context);
 
 /** Wall-clock types are read as text, like the service does. */

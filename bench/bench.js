@@ -13,13 +13,16 @@
 //    stream (bench/stream.js: 200 subscribers while 100 changes/s are made; the detail without
 //    and with them), 1,000 tenants round-robin on a second service at the default settings,
 //    staff sign-in on a third service with AUTH_MODE=jwt (bench/sign-in.js: one sign-in's time,
-//    and a burst of them against another route's latency), and a cold and a warm start of the
-//    service.
+//    and a burst of them against another route's latency), money on a fourth service and a
+//    baseline of its own with FEATURE_COBROS=true (bench/cobros.js: pay-and-close against the
+//    baseline, the X and the Z of a session of 5,000 payments), and a cold and a warm start of
+//    the service.
 // Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
-// connections exceeded the configured cap, a stream subscriber missed an event or a sign-in
-// failed. BENCH_PROFILE=1 also writes a CPU profile of the service under the detail and list
-// load and prints where its time goes; BENCH_STREAM=0 leaves the live stream out,
-// BENCH_SIGN_IN=0 the sign-in stage (alone: npm run bench:sign-in).
+// connections exceeded the configured cap, a stream subscriber missed an event, a sign-in
+// failed or the money stage's answers were not as they must be. BENCH_PROFILE=1 also writes a
+// CPU profile of the service under the detail and list load and prints where its time goes;
+// BENCH_STREAM=0 leaves the live stream out, BENCH_SIGN_IN=0 the sign-in stage (alone: npm run
+// bench:sign-in), BENCH_COBROS=0 the money stage (alone: npm run bench:cobros).
 require('reflect-metadata');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
@@ -34,6 +37,7 @@ const { summariseProfile } = require('./support/cpu-profile');
 const { pacedLoad } = require('./support/paced-load');
 const stream = require('./stream');
 const signIn = require('./sign-in');
+const cobros = require('./cobros');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -48,6 +52,7 @@ const PRODUCTS = 5_000;
 const PROFILE = env.BENCH_PROFILE === '1';
 const STREAM = env.BENCH_STREAM !== '0';
 const SIGN_IN = env.BENCH_SIGN_IN !== '0';
+const COBROS = env.BENCH_COBROS !== '0';
 const PREFIX = 'comandas_bench_';
 const TIME_ZONE = 'America/Lima';
 const MAX_CONNECTIONS = 320; // of the embedded server
@@ -315,6 +320,7 @@ async function main() {
         BASELINE_PORT: String(baselinePort),
         BASELINE_POOL_MAX: String(tenantPool),
         BASELINE_APPLICATION_NAME: BASELINE_APP,
+        FEATURE_GENERIC_TABLES: 'true',
       },
       'baseline listening',
       join(work, 'baseline.log'),
@@ -486,6 +492,31 @@ async function main() {
       stoppers.length = 0;
     }
 
+    // money on `main`: a service and a baseline of their own with FEATURE_COBROS=true, the
+    // pools of the first service
+    let money;
+    if (COBROS) {
+      const tenantUrl = withDatabase(serverUrl, `${PREFIX}main`);
+      const servers = await cobros.startServers({
+        work,
+        cliEnv,
+        serviceConfig,
+        tenantUrl,
+        poolMax: tenantPool,
+      });
+      stoppers.push(servers.stop);
+      money = await cobros.cobrosBench({ servers, tenant: 'main', tenantUrl });
+      const { base, svc } = money.payAndClose;
+      const { zJson, xJson } = money.reports.latencies;
+      progress(
+        `cobros: pay-and-close ${fmt(svc.rps)} req/s against ${fmt(base.rps)} (${fmt(svc.rps / base.rps, 2)}); ` +
+          `the Z p50 ${zJson.p50} ms, the X p50 ${xJson.p50} ms`,
+      );
+      if (money.failed) failed = true;
+      await servers.stop();
+      stoppers.length = 0;
+    }
+
     const startup = await startupTimes(work);
 
     console.log(
@@ -549,6 +580,7 @@ async function main() {
     );
     if (live) console.log(stream.report(live, fmt));
     if (signIns) console.log(signIn.report(signIns, fmt));
+    if (money) console.log(cobros.report(money, fmt));
     console.log(`\nThe bench took ${fmt((Date.now() - benchStarted) / 60_000, 1)} min.`);
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
@@ -559,7 +591,7 @@ async function main() {
     }
     if (failed) {
       console.error(
-        '\nThe service answered errors, exceeded its connection cap, missed stream events or failed a sign-in.',
+        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money request wrongly.',
       );
       process.exitCode = 1;
     }

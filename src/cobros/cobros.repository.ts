@@ -142,6 +142,54 @@ export interface AjustesRow {
 
 const PERSON = (alias: string) => `nullif(concat_ws(' ', ${alias}.nombre, ${alias}.apellido), '')`;
 
+/**
+ * A payment as PagoRow has it, each field's expression over `p` (a pagos row) and PAGO_JOINS;
+ * `text`: numeric or bigint, read as text; `ms`: an instant, as epoch milliseconds in JSON.
+ */
+const PAGO_FIELDS: [keyof PagoRow, string, ('text' | 'ms')?][] = [
+  ['id_pago', 'p.id_pago', 'text'],
+  ['id_metodo_pago', 'p.id_metodo_pago'],
+  ['metodo', 'm.nombre'],
+  ['tipo', 'm.tipo'],
+  ['monto', 'p.monto', 'text'],
+  ['propina', 'p.propina', 'text'],
+  ['recibido', 'p.recibido', 'text'],
+  ['vuelto', 'p.vuelto', 'text'],
+  ['referencia', 'p.referencia'],
+  ['estado', 'p.estado'],
+  ['reembolsado', 'coalesce(r.reembolsado, 0)', 'text'],
+  ['reembolsable', "p.estado = 'aplicado' AND coalesce(r.reembolsado, 0) < p.monto"],
+  ['id_sesion', 'p.id_sesion', 'text'],
+  ['id_caja', 's.id_caja'],
+  ['sesion_abierta', "s.estado = 'abierta'"],
+  ['id_usuario', 'p.id_usuario'],
+  ['usuario', PERSON('u')],
+  ['fec_pago', 'p.fec_pago', 'ms'],
+  ['motivo_anulacion', 'p.motivo_anulacion'],
+  ['fec_anulacion', 'p.fec_anulacion', 'ms'],
+];
+/** What PAGO_FIELDS read besides `p`: its method, its session, its user, its refunds. */
+const PAGO_JOINS = `
+  JOIN metodos_pago m ON m.id_metodo_pago = p.id_metodo_pago
+  JOIN sesiones_caja s ON s.id_sesion = p.id_sesion
+  LEFT JOIN usuarios u ON u.id_usuario = p.id_usuario
+  LEFT JOIN LATERAL (SELECT sum(monto) AS reembolsado FROM reembolsos WHERE id_pago = p.id_pago) r ON true`;
+/** The payment's columns, as the driver reads a row. */
+const PAGO_COLUMNS = PAGO_FIELDS.map(([name, expression]) => `${expression} AS ${name}`).join(', ');
+/** The payment as a JSON object with the columns' text, its instants in epoch milliseconds. */
+const PAGO_JSON = `json_build_object(${PAGO_FIELDS.map(
+  ([name, expression, as]) =>
+    `'${name}', ${
+      as === 'text'
+        ? `(${expression})::text`
+        : as === 'ms'
+          ? `floor(extract(epoch FROM ${expression}) * 1000)`
+          : expression
+    }`,
+).join(', ')})`;
+/** The fields PAGO_JSON carries as epoch milliseconds. */
+const PAGO_INSTANTS = PAGO_FIELDS.filter(([, , as]) => as === 'ms').map(([name]) => name);
+
 const SESION_COLUMNS = `
   s.id_sesion, s.id_caja, k.nombre AS caja, s.estado, s.numero_z, s.monto_apertura,
   s.fec_apertura, s.fec_cierre, s.id_usuario_apertura, ${PERSON('ua')} AS abierta_por,
@@ -520,20 +568,41 @@ export class CobrosRepository extends TenantRepository {
     return row!;
   }
 
+  /**
+   * A comanda's bill (as `cuenta`) and its payments (as `pagos`), of one moment: one statement,
+   * the payments as JSON with the columns' text, their instants back to Dates here.
+   */
+  async bill(
+    db: Queryable,
+    idComanda: number,
+    timeZone: string,
+  ): Promise<{ cuenta: CuentaRow; pagos: PagoRow[] }> {
+    const row = await firstRow<CuentaRow & { lista_pagos: Record<string, unknown>[] }>(
+      db,
+      `SELECT k.*, k.saldo = 0 AS saldado, c.estado AS comanda_estado,
+              cc.descuento_tipo, cc.descuento_valor, cc.descuento_motivo,
+              (SELECT coalesce(json_agg(${PAGO_JSON} ORDER BY p.id_pago), '[]'::json)
+                 FROM pagos p ${PAGO_JOINS}
+                WHERE p.id_comanda = $1) AS lista_pagos
+         FROM cuenta_comanda($1, $2) k
+         CROSS JOIN comandas c
+         LEFT JOIN cuentas_comanda cc ON cc.id_comanda = $1
+        WHERE c.id_comanda = $1`,
+      [idComanda, timeZone],
+    );
+    const { lista_pagos, ...cuenta } = row!;
+    const pagos = lista_pagos.map((pago) => {
+      for (const name of PAGO_INSTANTS)
+        if (pago[name] !== null) pago[name] = new Date(pago[name] as number);
+      return pago as unknown as PagoRow;
+    });
+    return { cuenta, pagos };
+  }
+
   pagos(db: Queryable, idComanda: number, only?: number): Promise<PagoRow[]> {
     return db.query<PagoRow[]>(
-      `SELECT p.id_pago, p.id_metodo_pago, m.nombre AS metodo, m.tipo, p.monto, p.propina,
-              p.recibido, p.vuelto, p.referencia, p.estado,
-              coalesce(r.reembolsado, 0) AS reembolsado,
-              p.estado = 'aplicado' AND coalesce(r.reembolsado, 0) < p.monto AS reembolsable,
-              p.id_sesion, s.id_caja, s.estado = 'abierta' AS sesion_abierta,
-              p.id_usuario, ${PERSON('u')} AS usuario, p.fec_pago,
-              p.motivo_anulacion, p.fec_anulacion
-         FROM pagos p
-         JOIN metodos_pago m ON m.id_metodo_pago = p.id_metodo_pago
-         JOIN sesiones_caja s ON s.id_sesion = p.id_sesion
-         LEFT JOIN usuarios u ON u.id_usuario = p.id_usuario
-         LEFT JOIN LATERAL (SELECT sum(monto) AS reembolsado FROM reembolsos WHERE id_pago = p.id_pago) r ON true
+      `SELECT ${PAGO_COLUMNS}
+         FROM pagos p ${PAGO_JOINS}
         WHERE p.id_comanda = $1 AND ($2::bigint IS NULL OR p.id_pago = $2)
         ORDER BY p.id_pago`,
       [idComanda, only ?? null],
@@ -572,6 +641,7 @@ export class CobrosRepository extends TenantRepository {
     return row!;
   }
 
+  /** Inserts a payment and answers it as `pagos` reads it, in one statement. */
   async insertPago(
     tx: Queryable,
     pago: {
@@ -585,11 +655,13 @@ export class CobrosRepository extends TenantRepository {
       referencia: string | null;
       id_usuario: number | null;
     },
-  ): Promise<number> {
-    const row = await firstRow<{ id_pago: string }>(
+  ): Promise<PagoRow> {
+    const row = await firstRow<PagoRow>(
       tx,
-      `INSERT INTO pagos (id_comanda, id_sesion, id_metodo_pago, monto, propina, recibido, vuelto, referencia, id_usuario)
-       VALUES ($1, $2, $3, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8, $9) RETURNING id_pago`,
+      `WITH p AS (
+         INSERT INTO pagos (id_comanda, id_sesion, id_metodo_pago, monto, propina, recibido, vuelto, referencia, id_usuario)
+         VALUES ($1, $2, $3, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8, $9) RETURNING *)
+       SELECT ${PAGO_COLUMNS} FROM p ${PAGO_JOINS}`,
       [
         pago.id_comanda,
         pago.id_sesion,
@@ -602,7 +674,7 @@ export class CobrosRepository extends TenantRepository {
         pago.id_usuario,
       ],
     );
-    return Number(row!.id_pago);
+    return row!;
   }
 
   lockPago(

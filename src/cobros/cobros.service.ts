@@ -234,10 +234,11 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
 
   async detail(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined> {
     if (!this.on) return undefined;
-    const source = db ?? this.repository.reader;
-    // one after the other: `source` may be a transaction, one connection
-    const cuenta = await this.repository.cuenta(source, id, this.timeZone);
-    const pagos = await this.repository.pagos(source, id);
+    const { cuenta, pagos } = await this.repository.bill(
+      db ?? this.repository.reader,
+      id,
+      this.timeZone,
+    );
     return toCuenta(cuenta, pagos, cuenta.comanda_estado, this.timeZone, this.caller.grants);
   }
 
@@ -261,7 +262,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     });
     if (plan.excede) throw pagoExcedeSaldo(plan.saldo);
     if (plan.insuficiente) throw recibidoInsuficiente(plan.recibido!, plan.aplicado, propina);
-    const idPago = await this.repository.insertPago(tx, {
+    const row = await this.repository.insertPago(tx, {
       id_comanda: id,
       id_sesion: idSesion,
       id_metodo_pago: metodo.id_metodo_pago,
@@ -272,7 +273,6 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
       referencia: body.referencia ?? null,
       id_usuario: actor.id_usuario,
     });
-    const [row] = await this.repository.pagos(tx, id, idPago);
     return snapshotPago(row);
   }
 
