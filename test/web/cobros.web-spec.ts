@@ -83,7 +83,11 @@ describe('Cobrar and the Caja screen', () => {
   let idSesion: number;
 
   beforeAll(async () => {
-    server = await startServer({ auth: true, features: { cobros: true } });
+    // every screen on: the admin's header holds its most (six tabs, the user, two buttons)
+    server = await startServer({
+      auth: true,
+      features: { cobros: true, genericTables: true, rpc: true },
+    });
     await server.dbs.query(
       server.dbs.tenantUrl(server.tenant),
       "INSERT INTO productos (nombre, precio, id_categoria, activo) VALUES ('Agua mineral', 4.75, 1, true)",
@@ -572,7 +576,17 @@ describe('Cobrar and the Caja screen', () => {
       { id: MENU.chicha.id, cantidad: 2 },
     ]);
     const admin = await signIn('admin');
+    const tabs = admin.getByRole('navigation', { name: 'Pantallas' }).getByRole('link');
+    expect(await tabs.allTextContents()).toEqual([
+      'Sala',
+      'Caja',
+      'Reservas',
+      'Historial',
+      'Tablas',
+      'Asistencia',
+    ]);
     const panel = await openTicket(admin, 2, d.numero_ticket);
+    await expectFitsAtEverySize(admin, 'cobros-sala-admin');
     await panel.getByRole('button', { name: 'Cobrar' }).click();
     const cobrar = admin.getByRole('dialog', { name: `Cobrar comanda ${d.numero_ticket}` });
     await cobrar.getByRole('button', { name: 'Aplicar un descuento' }).click();
