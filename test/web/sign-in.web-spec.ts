@@ -42,8 +42,8 @@ describe('signing in on the page', () => {
     server = await startServer({
       data: 'demo',
       auth: true,
-      // every screen on: the header holds its most (five tabs, the user, two buttons)
-      features: { genericTables: true, rpc: true },
+      // every screen on: the header holds its most (six tabs, the user, two buttons)
+      features: { genericTables: true, rpc: true, cobros: true },
       tenantOptions: { name: 'Cevichería Demo' },
     });
     browser = await WebBrowser.launch();

@@ -65,6 +65,12 @@ export function newKey(): string {
   return crypto.randomUUID();
 }
 
+/** The headers of one write of a comanda: the version shown and the key of the button press. */
+export interface WriteHeaders {
+  'If-Match': string;
+  'Idempotency-Key': string;
+}
+
 /** `If-Match` for the version shown (the ETag the service sent with it). */
 export function ifMatch(version: number): string {
   return `"${version}"`;

@@ -5,14 +5,16 @@ import { History } from './screens/history';
 import { Tables } from './screens/tables';
 import { Attendance } from './screens/attendance';
 import { Reservas } from './screens/reservas';
+import { Caja } from './screens/caja';
 import { SessionContext, type SessionState } from './session';
 import { Credentials, SignIn } from './sign-in';
 import { hasExpired, isUnauthenticated, SESSION_ENDED } from './sign-in-rules';
 
-type Screen = 'sala' | 'reservas' | 'historial' | 'tablas' | 'asistencia';
+type Screen = 'sala' | 'caja' | 'reservas' | 'historial' | 'tablas' | 'asistencia';
 
 const SCREENS: { id: Screen; label: string }[] = [
   { id: 'sala', label: 'Sala' },
+  { id: 'caja', label: 'Caja' },
   { id: 'reservas', label: 'Reservas' },
   { id: 'historial', label: 'Historial' },
   { id: 'tablas', label: 'Tablas' },
@@ -97,6 +99,9 @@ export function App() {
   const visible = SCREENS.filter(
     (s) =>
       (s.id !== 'reservas' || state.tenant.features?.reservas) &&
+      // the tills are read and worked with caja:operate (GET /me), like "Abrir comanda" follows
+      // comandas:write: a waiter or the kitchen has no Caja to look at
+      (s.id !== 'caja' || (state.tenant.features?.cobros && state.can('caja:operate'))) &&
       (s.id !== 'tablas' || state.tenant.features?.genericTables) &&
       (s.id !== 'asistencia' || state.tenant.features?.rpc),
   );
@@ -148,6 +153,7 @@ export function App() {
       </header>
       <main inert={switching}>
         {current === 'sala' && <Floor />}
+        {current === 'caja' && <Caja />}
         {current === 'reservas' && <Reservas />}
         {current === 'historial' && <History />}
         {current === 'tablas' && <Tables />}

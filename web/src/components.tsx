@@ -32,15 +32,17 @@ export function Notice({ children }: { children: ComponentChildren }) {
   );
 }
 
-/** A modal dialog: Escape or the backdrop closes it. */
+/** A modal dialog: Escape or the backdrop closes it. `variant` is a class of its box (`wide`). */
 export function Dialog({
   title,
   onClose,
   children,
+  variant,
 }: {
   title: string;
   onClose: () => void;
   children: ComponentChildren;
+  variant?: string;
 }) {
   return (
     <div
@@ -48,7 +50,12 @@ export function Dialog({
       onClick={(e) => e.target === e.currentTarget && onClose()}
       onKeyDown={(e) => e.key === 'Escape' && onClose()}
     >
-      <div class="dialog" role="dialog" aria-modal="true" aria-label={title}>
+      <div
+        class={variant ? `dialog ${variant}` : 'dialog'}
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+      >
         <header>
           <h2>{title}</h2>
           <button type="button" class="link" onClick={onClose} aria-label="Cerrar">

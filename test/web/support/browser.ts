@@ -100,11 +100,17 @@ export class WebBrowser {
 
 /**
  * Saves a full-page PNG as test/web/screenshots/<name>.png (name: letters, digits, `.`, `_`,
- * `-`; anything else becomes `-`) and returns its path.
+ * `-`; anything else becomes `-`) and returns its path. `fullPage: false` keeps what the screen
+ * shows: a dialog over a long page (a full page draws the dialog's backdrop over the first
+ * screen only).
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<string> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
   const path = join(SCREENSHOTS_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }

@@ -11,20 +11,17 @@ import {
   type Mozo,
   type Producto,
   type Schemas,
+  type WriteHeaders,
 } from '../api';
 import type { Catalog } from '../catalog';
 import { Dialog, ErrorBanner, Notice } from '../components';
 import { allows, ESTADO, estadoDe, type Accion } from '../floor-state';
 import { cantidad, hora, sameDay, soles, when } from '../format';
 import { useSession } from '../session';
+import { Cobrar } from './cobrar';
+import { ESTADO_PAGO, pagosResumen } from './cobrar-rules';
 
-/** The headers of one write: the version shown and the key of the button press. */
-interface WriteHeaders {
-  'If-Match': string;
-  'Idempotency-Key': string;
-}
-
-type DialogName = 'agregar' | 'quitar' | 'anular' | 'dividir' | 'unir' | 'editar';
+type DialogName = 'agregar' | 'quitar' | 'anular' | 'dividir' | 'unir' | 'editar' | 'cobrar';
 
 /**
  * One comanda: its lines, and a button for each action the service lists in its `acciones`
@@ -92,8 +89,15 @@ export function ComandaPanel({
     void perform(run);
   };
 
-  const perform = async (run: (headers: WriteHeaders) => Promise<ComandaDetail>) => {
-    if (!detail || busy) return;
+  /**
+   * The write's answer (the comanda as it is now), or null when it was refused. The dialog that
+   * asked for it closes, unless `keepOpen` (Cobrar takes one tender after another).
+   */
+  const perform = async (
+    run: (headers: WriteHeaders) => Promise<ComandaDetail>,
+    { keepOpen = false }: { keepOpen?: boolean } = {},
+  ): Promise<ComandaDetail | null> => {
+    if (!detail || busy) return null;
     setBusy(true);
     setError(null);
     setNotice(null);
@@ -104,14 +108,16 @@ export function ComandaPanel({
       });
       setDetail(result);
       onChanged?.(result);
-      setDialog(null);
+      if (!keepOpen) setDialog(null);
       await loadEvents();
+      return result;
     } catch (err) {
       if (err instanceof ApiError && err.code === 'STALE_VERSION') {
         setNotice('Otra persona cambió esta comanda: se muestra la versión actual.');
-        setDialog(null);
+        if (!keepOpen) setDialog(null);
         await load();
       } else setError(err);
+      return null;
     } finally {
       setBusy(false);
     }
@@ -171,14 +177,22 @@ export function ComandaPanel({
     </button>
   );
   const empty = detail.lineas.length === 0;
+  /** With cobros: what is still owed (a closing needs the bill paid). */
+  const owed = detail.saldo !== undefined && detail.saldo > 0 ? detail.saldo : 0;
   const main = [
     may('agregar_item') && action('Agregar producto', () => setDialog('agregar')),
     may('abrir') && action('Reabrir', () => update({ action: 'abrir' })),
     may('restaurar') && action('Restaurar', () => update({ action: 'restaurar' })),
+    may('pagar') &&
+      action('Cobrar', () => setDialog('cobrar'), {
+        unavailable: empty && 'Una comanda sin productos no se cobra',
+      }),
     may('cerrar') &&
       action('Cerrar', () => update({ action: 'cerrar' }), {
-        variant: 'close',
-        unavailable: empty && 'Una comanda sin productos no se cierra',
+        variant: may('pagar') ? 'close secondary' : 'close',
+        unavailable:
+          (empty && 'Una comanda sin productos no se cierra') ||
+          (owed > 0 && `Falta cobrar ${soles(owed)}`),
       }),
   ].filter(Boolean);
   const more = [
@@ -225,6 +239,19 @@ export function ComandaPanel({
         </div>
         <p class="meta">{meta}</p>
         {detail.cliente && <p class="meta">Cliente: {detail.cliente}</p>}
+        {detail.estado_pago && (
+          <p class="meta cobro" data-testid="cobro">
+            <span class={`pill ${detail.estado_pago}`}>{ESTADO_PAGO[detail.estado_pago]}</span>
+            {(detail.pagado ?? 0) > 0 && <span>pagado {soles(detail.pagado ?? 0)}</span>}
+            {owed > 0 && <span>saldo {soles(owed)}</span>}
+            {(detail.propinas ?? 0) > 0 && <span>propinas {soles(detail.propinas ?? 0)}</span>}
+          </p>
+        )}
+        {detail.pagos && pagosResumen(detail.pagos, soles) && (
+          <p class="meta" data-testid="pagos">
+            {pagosResumen(detail.pagos, soles)}
+          </p>
+        )}
         {detail.observacion && <p class="observacion">{detail.observacion}</p>}
       </header>
       {notice && <Notice>{notice}</Notice>}
@@ -305,6 +332,17 @@ export function ComandaPanel({
         {showTimeline && <Timeline events={events} />}
       </div>
 
+      {dialog === 'cobrar' && may('pagar') && (
+        <Cobrar
+          detail={detail}
+          busy={busy}
+          error={error}
+          notice={notice}
+          perform={perform}
+          onClose={() => setDialog(null)}
+          onNotice={setNotice}
+        />
+      )}
       {dialog === 'agregar' && (
         <Dialog title="Agregar producto" onClose={() => setDialog(null)}>
           <ProductPicker
