@@ -47,6 +47,19 @@ const reportName = (sesion: Sesion) =>
  * report as the receipt printer lays it out (42 columns), printable; the sessions before, to
  * read a Z again. Each button is an action the till's or the session's `acciones` lists.
  */
+
+/** The till's open session, when it has one (the answer gives its fields flat). */
+function openSessionOf(caja: Schemas['CajaDto']) {
+  return caja.id_sesion_abierta === null
+    ? null
+    : {
+        id_sesion: caja.id_sesion_abierta,
+        monto_apertura: caja.monto_apertura ?? 0,
+        fec_apertura: caja.fec_apertura ?? '',
+        abierta_por: caja.abierta_por,
+      };
+}
+
 export function Caja() {
   const { api } = useSession();
   const [cajas, setCajas] = useState<CajaDto[] | null>(null);
@@ -74,7 +87,7 @@ export function Caja() {
         // the open session of the first till that has one, when none is shown yet
         setSelected(
           (current) =>
-            current ?? list.find((c) => c.sesion_abierta)?.sesion_abierta?.id_sesion ?? null,
+            current ?? list.find((c) => c.id_sesion_abierta !== null)?.id_sesion_abierta ?? null,
         );
       })
       .catch((err) => !isAbort(err) && setError(err));
@@ -174,7 +187,7 @@ export function Caja() {
             <CajaCard
               key={c.id_caja}
               caja={c}
-              shown={c.sesion_abierta !== null && c.sesion_abierta.id_sesion === selected}
+              shown={c.id_sesion_abierta !== null && c.id_sesion_abierta === selected}
               onShow={(id) => setSelected(id)}
               onOpen={() => setOpen({ kind: 'abrir', caja: c })}
             />
@@ -313,7 +326,7 @@ function CajaCard({
   onShow: (idSesion: number) => void;
   onOpen: () => void;
 }) {
-  const sesion = caja.sesion_abierta;
+  const sesion = openSessionOf(caja);
   return (
     <li class={sesion ? 'caja-card en-uso' : 'caja-card libre'} aria-label={caja.nombre}>
       <header>

@@ -227,7 +227,7 @@ export function Cobrar({
                 disabled={busy}
                 onClick={() => setDiscounting(true)}
               >
-                {detail.regla_descuento ? 'Cambiar el descuento' : 'Aplicar un descuento'}
+                {detail.descuento_tipo ? 'Cambiar el descuento' : 'Aplicar un descuento'}
               </button>
             ))}
           <h3>Pagos</h3>
@@ -453,9 +453,20 @@ function Amount({
   );
 }
 
+/** The comanda's discount as it was set, or null (the answer gives its fields flat). */
+function discountOf(detail: ComandaDetail) {
+  return detail.descuento_tipo
+    ? {
+        tipo: detail.descuento_tipo,
+        valor: detail.descuento_valor ?? 0,
+        motivo: detail.descuento_motivo ?? '',
+      }
+    : null;
+}
+
 /** The bill as the service computed it: every figure is the API's, formatted. */
 function Bill({ detail }: { detail: ComandaDetail }) {
-  const regla = detail.regla_descuento;
+  const regla = discountOf(detail);
   const rows: [string, string, string?][] = [
     ['Subtotal', soles(detail.subtotal ?? detail.total)],
     [
@@ -595,7 +606,7 @@ function DescuentoForm({
   onCancel: () => void;
   onSave: (body: Schemas['DescuentoBody']) => void;
 }) {
-  const regla = detail.regla_descuento;
+  const regla = discountOf(detail);
   const [tipo, setTipo] = useState<'porcentaje' | 'monto'>(regla?.tipo ?? 'porcentaje');
   const [valor, setValor] = useState(regla ? String(regla.valor) : '');
   const [motivo, setMotivo] = useState(regla?.motivo ?? '');
