@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ConteoDenominacion } from './caja-input.dto';
 
 export const METODO_TIPOS = ['efectivo', 'tarjeta', 'billetera', 'transferencia', 'otro'] as const;
 export type MetodoTipo = (typeof METODO_TIPOS)[number];
@@ -132,10 +133,8 @@ export class ReporteCajaDto {
   @ApiProperty({ type: ReporteTotalesDto }) totales!: ReporteTotalesDto;
   @ApiProperty({ type: [MovimientoDto] }) movimientos!: MovimientoDto[];
   @ApiProperty({
-    type: Object,
-    isArray: true,
+    type: [ConteoDenominacion],
     nullable: true,
-    example: [{ denominacion: 50, cantidad: 12 }],
     description: 'The cash count by denomination given at the close (Z)',
   })
   conteo!: { denominacion: number; cantidad: number }[] | null;

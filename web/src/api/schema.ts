@@ -2312,6 +2312,15 @@ export interface components {
       /** @example 2026-11-22T16:10:00-05:00 */
       fec_movimiento: string;
     };
+    ConteoDenominacion: {
+      /**
+       * @description S/ 200 … S/ 0.10
+       * @example 50
+       */
+      denominacion: number;
+      /** @example 12 */
+      cantidad: number;
+    };
     ReporteCajaDto: {
       /** @enum {string} */
       tipo: 'X' | 'Z';
@@ -2324,16 +2333,8 @@ export interface components {
       metodos: components['schemas']['ReporteMetodoDto'][];
       totales: components['schemas']['ReporteTotalesDto'];
       movimientos: components['schemas']['MovimientoDto'][];
-      /**
-       * @description The cash count by denomination given at the close (Z)
-       * @example [
-       *       {
-       *         "denominacion": 50,
-       *         "cantidad": 12
-       *       }
-       *     ]
-       */
-      conteo: Record<string, never>[] | null;
+      /** @description The cash count by denomination given at the close (Z) */
+      conteo: components['schemas']['ConteoDenominacion'][] | null;
     };
     MovimientoBody: {
       /**
@@ -2351,15 +2352,6 @@ export interface components {
       id_metodo_pago: number;
       /** @example 1254.3 */
       monto: number;
-    };
-    ConteoDenominacion: {
-      /**
-       * @description S/ 200 … S/ 0.10
-       * @example 50
-       */
-      denominacion: number;
-      /** @example 12 */
-      cantidad: number;
     };
     CerrarSesionBody: {
       /** @description What was counted per method. The cash method (cuenta_en_caja) is required unless conteo gives it; another method not listed is taken as counted equal to what was expected (reconciled against its terminal’s batch). */
