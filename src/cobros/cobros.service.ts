@@ -186,8 +186,12 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
   }
 
   /**
-   * cerrar: the payments sent with it are applied first (each audited as pagar), then the bill
-   * must be settled. abrir: the payments' sessions must still be open, and nothing refunded.
+   * cerrar: the rates in force are frozen on the comanda first, then the payments sent with it
+   * are applied (each audited as pagar), then the bill must be settled: the payments, the check
+   * and the bill kept all use the frozen rates, whatever the settings become meanwhile (frozen
+   * after the check, a service charge changed in between was kept on a closed comanda that the
+   * check had found paid). abrir: the payments' sessions must still be open, and nothing
+   * refunded.
    */
   async beforeTransition(
     tx: Queryable,
@@ -199,6 +203,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     if (!this.on) return;
     const id = Number(comanda.id_comanda);
     if (action === 'cerrar') {
+      await this.repository.freezeRates(tx, id, this.timeZone);
       for (const pago of body.pagos ?? []) {
         const applied = await this.applyPayment(tx, id, pago, actor);
         await this.comandas.recordEvent(tx, {
@@ -225,10 +230,9 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     }
   }
 
+  /** abrir: today's rates apply again (cerrar froze them in beforeTransition). */
   async afterTransition(tx: Queryable, after: LockedComanda, action: ComandaAction): Promise<void> {
     if (!this.on) return;
-    if (action === 'cerrar')
-      await this.repository.freezeRates(tx, Number(after.id_comanda), this.timeZone);
     if (action === 'abrir') await this.repository.thawRates(tx, Number(after.id_comanda));
   }
 

@@ -86,7 +86,9 @@ export class Cobros1764900000000 implements MigrationInterface {
           FOREIGN KEY (id_sesion) REFERENCES sesiones_caja (id_sesion),
         CONSTRAINT fk_sesion_caja_cierres_id_metodo_pago
           FOREIGN KEY (id_metodo_pago) REFERENCES metodos_pago (id_metodo_pago),
-        CONSTRAINT ck_sesion_caja_cierres_contado CHECK (contado >= 0)
+        -- cash is counted (never below nothing); a method not counted is taken as expected,
+        -- which is below zero when the session refunded more of it than it took
+        CONSTRAINT ck_sesion_caja_cierres_contado CHECK (contado >= 0 OR contado = esperado)
       );
 
       CREATE TABLE movimientos_caja (
