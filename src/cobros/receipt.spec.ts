@@ -3,22 +3,21 @@ import { RECEIPT_WIDTH, receiptText } from './receipt';
 
 const metodo = (
   m: Partial<ReporteMetodoDto> & Pick<ReporteMetodoDto, 'id_metodo_pago' | 'nombre'>,
-) =>
-  ({
-    tipo: 'tarjeta',
-    cuenta_en_caja: false,
-    pagos: 0,
-    ventas: 0,
-    propinas: 0,
-    reembolsos: 0,
-    apertura: 0,
-    ingresos: 0,
-    retiros: 0,
-    esperado: 0,
-    contado: null,
-    diferencia: null,
-    ...m,
-  }) as ReporteMetodoDto;
+) => ({
+  tipo: 'tarjeta',
+  cuenta_en_caja: false,
+  pagos: 0,
+  ventas: 0,
+  propinas: 0,
+  reembolsos: 0,
+  apertura: 0,
+  ingresos: 0,
+  retiros: 0,
+  esperado: 0,
+  contado: null,
+  diferencia: null,
+  ...m,
+});
 
 /** The Z of a busy day, as docs/cobros.md shows it. */
 const Z: ReporteCajaDto = {
