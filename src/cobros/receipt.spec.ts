@@ -3,7 +3,7 @@ import { RECEIPT_WIDTH, receiptText } from './receipt';
 
 const metodo = (
   m: Partial<ReporteMetodoDto> & Pick<ReporteMetodoDto, 'id_metodo_pago' | 'nombre'>,
-) => ({
+): ReporteMetodoDto => ({
   tipo: 'tarjeta',
   cuenta_en_caja: false,
   pagos: 0,
