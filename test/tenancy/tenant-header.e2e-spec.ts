@@ -20,7 +20,7 @@ describe('tenant-context middleware', () => {
       name: 'Acme Norte',
       status: 'active',
       timeZone: 'America/Lima',
-      features: { genericTables: false, rpc: false, reservas: true },
+      features: { genericTables: false, rpc: false, reservas: true, cobros: false },
     });
   });
 

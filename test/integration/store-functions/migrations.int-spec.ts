@@ -5,6 +5,7 @@ import { StoreFunctionsCompras1764200000001 } from '../../../src/database/migrat
 import { StoreFunctionsAsistencia1764200000002 } from '../../../src/database/migrations/tenant/1764200000002-store-functions-asistencia';
 import { StoreFunctionsReports1764200000003 } from '../../../src/database/migrations/tenant/1764200000003-store-functions-reports';
 import { ComandaEventsNotify1764600000000 } from '../../../src/database/migrations/tenant/1764600000000-comanda-events-notify';
+import { Cobros1764900000000 } from '../../../src/database/migrations/tenant/1764900000000-cobros';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -60,6 +61,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new StoreFunctionsReports1764200000003(),
           // the audit trail's NOTIFY trigger function (live updates)
           new ComandaEventsNotify1764600000000(),
+          // the money's SQL functions (cuenta_comanda, figuras_sesion_caja), with its tables
+          new Cobros1764900000000(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);
