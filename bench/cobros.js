@@ -29,7 +29,7 @@
 //    .../reporte with Accept: text/plain, of the Z and of the X, one request at a time, in turn,
 //    BENCH_COBROS_REPORTS (200) of each after 20 of warm-up: p50 and p95. Every answer is checked
 //    (200; the JSON's totals equal to what SQL sums from the seeded rows; the text's header). Last,
-//    EXPLAIN (ANALYZE, BUFFERS) of the report's four statements on the Z (their execution times
+//    EXPLAIN (ANALYZE, BUFFERS) of the report's three statements on the Z (their execution times
 //    are reported; BENCH_COBROS_EXPLAIN=1 prints the plans).
 // Fails (the bench exits 1) on any answer other than 200 (201 for the close), different answers
 // from the baseline and the service, a comanda paid and closed other than once, or report
@@ -560,8 +560,8 @@ function totalsProblem(json, expected, tipo) {
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the report's four statements (CobrosRepository's session,
- * figures, totals, movements) on a session: the repository is given a connection that prefixes
+ * EXPLAIN (ANALYZE, BUFFERS) of the report's three statements (CobrosRepository's session,
+ * figures with their totals, movements) on a session: the repository is given a connection that prefixes
  * each with EXPLAIN. Answers each one's plan and execution time.
  */
 async function explainReport(tenantUrl, idSesion) {
@@ -584,11 +584,10 @@ async function explainReport(tenantUrl, idSesion) {
       plans.length = 0;
       await repository.session(idSesion, explaining);
       await repository.figures(explaining, idSesion);
-      await repository.totals(explaining, idSesion);
       await repository.movements(explaining, idSesion);
     }
-    const [session, figuras, totales, movimientos] = plans;
-    return { session, figuras, totales, movimientos };
+    const [session, figuras, movimientos] = plans;
+    return { session, figuras, movimientos };
   });
 }
 
@@ -885,10 +884,10 @@ function report(r, fmt) {
     row('GET /sesiones-caja/:id, the X (open)', l.xJson),
     row('GET /sesiones-caja/:id/reporte, the X, text/plain', l.xText),
     `| POST /sesiones-caja/:id/cerrar, the Z's close (once) | ${ms(r.reports.closeMs)} ms | | |`,
-    `| the report's SQL (EXPLAIN ANALYZE on the Z), session / figures / totals / movements: execution | ` +
-      `${[e.session, e.figuras, e.totales, e.movimientos].map((s) => ms(s.ms)).join(' / ')} ms | | |`,
+    `| the report's SQL (EXPLAIN ANALYZE on the Z), session / figures with totals / movements: execution | ` +
+      `${[e.session, e.figuras, e.movimientos].map((s) => ms(s.ms)).join(' / ')} ms | | |`,
     `| the same, planning | ` +
-      `${[e.session, e.figuras, e.totales, e.movimientos].map((s) => ms(s.planning)).join(' / ')} ms | | |`,
+      `${[e.session, e.figuras, e.movimientos].map((s) => ms(s.planning)).join(' / ')} ms | | |`,
     '',
     `The Z's session: ${fmt(c.z_pagos)} payments (${fmt(c.z_anulados)} voided, ${fmt(c.z_propinas)} with a tip), ` +
       `${fmt(r.reports.expected.Z.comandas)} comandas, ${c.z_reembolsos} refunds, ${c.z_movimientos} movements, ` +

@@ -93,12 +93,11 @@ export class CajasService {
     const sesion = await this.repository.session(id, source);
     if (!sesion) throw sesionNotFound(id);
     // one after the other: `source` may be a transaction, one connection
-    const figuras = await this.repository.figures(source, id);
-    const totales = await this.repository.totals(source, id);
+    const { metodos, totales } = await this.repository.figures(source, id);
     const movimientos = await this.repository.movements(source, id);
     return toReporte(
       sesion,
-      figuras,
+      metodos,
       totales,
       movimientos,
       new Date(),

@@ -10,6 +10,7 @@ import type {
   MovimientoRow,
   PagoRow,
   SesionRow,
+  TotalesRow,
 } from './cobros.repository';
 import type {
   AjustesDto,
@@ -104,7 +105,7 @@ function toFigura(row: FiguraRow): ReporteMetodoDto {
   };
 }
 
-function toTotales(row: Record<string, string | null>): ReporteTotalesDto {
+function toTotales(row: TotalesRow): ReporteTotalesDto {
   return {
     pagos: Number(row.pagos ?? 0),
     comandas: Number(row.comandas ?? 0),
@@ -122,7 +123,7 @@ function toTotales(row: Record<string, string | null>): ReporteTotalesDto {
 export function toReporte(
   sesion: SesionRow,
   figuras: FiguraRow[],
-  totales: Record<string, string | null>,
+  totales: TotalesRow,
   movimientos: MovimientoRow[],
   readAt: Date,
   timeZone: string,

@@ -122,6 +122,20 @@ export interface FiguraRow {
   diferencia: Money | null;
 }
 
+/** The totals of a session's figures (the methods' rows summed), and the comandas paid in it. */
+export type TotalesRow = Pick<
+  FiguraRow,
+  | 'pagos'
+  | 'ventas'
+  | 'propinas'
+  | 'reembolsos'
+  | 'ingresos'
+  | 'retiros'
+  | 'esperado'
+  | 'contado'
+  | 'diferencia'
+> & { comandas: string };
+
 export interface MovimientoRow {
   id_movimiento: string;
   id_sesion: string;
@@ -431,35 +445,33 @@ export class CobrosRepository extends TenantRepository {
     );
   }
 
-  /** The X / Z figures per method; with the close's count and difference once closed. */
-  figures(db: Queryable, idSesion: number): Promise<FiguraRow[]> {
-    return db.query<FiguraRow[]>(
-      `SELECT f.id_metodo_pago, f.nombre, f.tipo, f.cuenta_en_caja, f.pagos, f.ventas, f.propinas,
-              f.reembolsos, f.apertura, f.ingresos, f.retiros,
-              coalesce(z.esperado, f.esperado) AS esperado, z.contado, z.diferencia
-         FROM figuras_sesion_caja($1) f
-         LEFT JOIN sesion_caja_cierres z ON z.id_sesion = $1 AND z.id_metodo_pago = f.id_metodo_pago
-        ORDER BY f.id_metodo_pago`,
-      [idSesion],
-    );
-  }
-
-  /** The totals of the figures (summed here, not in the caller), and the comandas paid. */
-  async totals(db: Queryable, idSesion: number): Promise<Record<string, string | null>> {
-    const row = await firstRow<Record<string, string | null>>(
-      db,
-      `SELECT sum(f.pagos) AS pagos,
-              (SELECT count(DISTINCT id_comanda) FROM pagos WHERE id_sesion = $1 AND estado = 'aplicado') AS comandas,
-              sum(f.ventas) AS ventas, sum(f.propinas) AS propinas, sum(f.reembolsos) AS reembolsos,
+  /**
+   * The X / Z figures per method (with the close's count and difference once closed) and their
+   * totals, in one statement over one call of figuras_sesion_caja: the totals are the grouping
+   * set `()` of the same rows, so they are summed here, not in the caller, and never disagree.
+   */
+  async figures(
+    db: Queryable,
+    idSesion: number,
+  ): Promise<{ metodos: FiguraRow[]; totales: TotalesRow }> {
+    const rows = await db.query<(FiguraRow & { comandas: string })[]>(
+      `SELECT f.id_metodo_pago, f.nombre, f.tipo, f.cuenta_en_caja,
+              sum(f.pagos) AS pagos, sum(f.ventas) AS ventas, sum(f.propinas) AS propinas,
+              sum(f.reembolsos) AS reembolsos, sum(f.apertura) AS apertura,
               sum(f.ingresos) AS ingresos, sum(f.retiros) AS retiros,
               sum(coalesce(z.esperado, f.esperado)) AS esperado,
               CASE WHEN bool_and(z.contado IS NOT NULL) THEN sum(z.contado) END AS contado,
-              CASE WHEN bool_and(z.contado IS NOT NULL) THEN sum(z.diferencia) END AS diferencia
+              CASE WHEN bool_and(z.contado IS NOT NULL) THEN sum(z.diferencia) END AS diferencia,
+              (SELECT count(DISTINCT id_comanda) FROM pagos
+                WHERE id_sesion = $1 AND estado = 'aplicado') AS comandas
          FROM figuras_sesion_caja($1) f
-         LEFT JOIN sesion_caja_cierres z ON z.id_sesion = $1 AND z.id_metodo_pago = f.id_metodo_pago`,
+         LEFT JOIN sesion_caja_cierres z ON z.id_sesion = $1 AND z.id_metodo_pago = f.id_metodo_pago
+        GROUP BY GROUPING SETS ((f.id_metodo_pago, f.nombre, f.tipo, f.cuenta_en_caja), ())
+        ORDER BY f.id_metodo_pago NULLS LAST`,
       [idSesion],
     );
-    return row!;
+    const totales = rows.pop()!;
+    return { metodos: rows, totales };
   }
 
   /** Comandas still abierta with an applied payment in the session (they block its close). */
