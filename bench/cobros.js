@@ -36,7 +36,6 @@
 // figures that are not the seeded rows'. Alone, BENCH_PROFILE=1 runs the service with
 // --cpu-prof and prints where its time went over the whole stage.
 require('reflect-metadata');
-const { Buffer } = require('node:buffer');
 const { readFileSync } = require('node:fs');
 const http = require('node:http');
 const { join } = require('node:path');
@@ -44,6 +43,7 @@ const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
 const { freePort, run, start, withClient } = require('./support/processes');
+const { call, latencyFigures, percentile } = require('./support/requests');
 
 const DIST = join(__dirname, '..', 'dist');
 const env = process.env;
@@ -66,72 +66,6 @@ const TARGET_RATIO = 0.7;
 const TARGET_P50_MS = 100;
 /** The methods the migration provides, by id: Efectivo (counted in the till), Tarjeta, Yape, Plin, Transferencia. */
 const [EFECTIVO, TARJETA] = [1, 2];
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/** p50, p95 and max (and the count) of a list of milliseconds, to 0.1 ms. */
-function figures(list) {
-  const sorted = [...list].sort((a, b) => a - b);
-  const round = (ms) => Math.round(ms * 10) / 10;
-  return {
-    n: sorted.length,
-    p50: round(percentile(sorted, 50)),
-    p95: round(percentile(sorted, 95)),
-    max: round(sorted[sorted.length - 1] ?? NaN),
-  };
-}
-
-/** One request; resolves with its status, its body (text, and JSON when it is) and its duration. */
-function call(port, { method = 'GET', path, tenant, body, accept, agent }) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const req = http.request(
-      {
-        agent,
-        host: HOST,
-        port,
-        method,
-        path,
-        headers: {
-          'x-tenant-id': tenant,
-          ...(accept && { accept }),
-          ...(payload && {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-          }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => {
-          let json;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({
-            status: res.statusCode,
-            type: res.headers['content-type'] ?? '',
-            text,
-            json,
-            ms: performance.now() - started,
-          });
-        });
-      },
-    );
-    req.on('error', (error) =>
-      resolve({ status: 0, type: '', text: String(error), ms: performance.now() - started }),
-    );
-    req.end(payload);
-  });
-}
 
 /** A service and a baseline with FEATURE_COBROS=true on one tenant database. */
 function startServers({ work, cliEnv, serviceConfig, tenantUrl, poolMax, nodeArgs = [] }) {
@@ -828,7 +762,7 @@ async function cobrosBench({ servers, tenant, tenantUrl, timeZone = 'America/Lim
       seedMs: seedSessionsMs,
       closeMs: closed.ms,
       expected,
-      latencies: Object.fromEntries(routes.map((r) => [r.key, figures(latencies[r.key])])),
+      latencies: Object.fromEntries(routes.map((r) => [r.key, latencyFigures(latencies[r.key])])),
       errors: reportErrors,
       explain,
     },

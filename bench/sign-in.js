@@ -22,7 +22,6 @@
 // Checks its answers: every sign-in must be 200 with an access_token (a JWT) for the expected
 // user, every probe 200; anything else is a problem, the stage fails (the bench exits 1).
 require('reflect-metadata');
-const { Buffer } = require('node:buffer');
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { tmpdir } = require('node:os');
@@ -31,6 +30,7 @@ const { performance } = require('node:perf_hooks');
 const { setInterval, clearInterval } = require('node:timers');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { freePort, run, start, withClient } = require('./support/processes');
+const { call, latencyFigures } = require('./support/requests');
 
 const DIST = join(__dirname, '..', 'dist');
 const env = process.env;
@@ -44,66 +44,6 @@ const HOST = '127.0.0.1';
 const PASSWORD = 'bench-sign-in-password';
 /** The range the issue sets for one sign-in on this machine. */
 const TARGET_MS = [50, 250];
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/** p50 and p95 (and the count) of a list of milliseconds, to 0.1 ms. */
-function figures(list) {
-  const sorted = [...list].sort((a, b) => a - b);
-  const round = (ms) => Math.round(ms * 10) / 10;
-  return {
-    n: sorted.length,
-    p50: round(percentile(sorted, 50)),
-    p95: round(percentile(sorted, 95)),
-    max: round(sorted[sorted.length - 1] ?? NaN),
-  };
-}
-
-/** One request; resolves with its status, its body (JSON when it is) and its duration. */
-function call(port, { method = 'GET', path, tenant, token, body, agent }) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const req = http.request(
-      {
-        agent,
-        host: HOST,
-        port,
-        method,
-        path,
-        headers: {
-          'x-tenant-id': tenant,
-          ...(token && { authorization: `Bearer ${token}` }),
-          ...(payload && {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-          }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => {
-          let json;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode, json, text, ms: performance.now() - started });
-        });
-      },
-    );
-    req.on('error', (error) =>
-      resolve({ status: 0, text: String(error), ms: performance.now() - started }),
-    );
-    req.end(payload);
-  });
-}
 
 /** 6-digit PINs the service accepts, one per staff member, none of the demo's 4-digit ones. */
 function benchPins(count) {
@@ -188,7 +128,7 @@ function probe(port, tenant, token, problems) {
       clearInterval(timer);
       await Promise.all(pending);
       agent.destroy();
-      return { ...figures(latencies), errors };
+      return { ...latencyFigures(latencies), errors };
     },
   };
 }
@@ -259,7 +199,7 @@ async function signInBench({ port, tenant, tenantUrl, cliEnv, secret }) {
       if (ok) ms.push(res.ms);
       else failures += 1;
     }
-    return { ...figures(ms), failures };
+    return { ...latencyFigures(ms), failures };
   };
   const pin = await sequential(pinSignIn);
   const password = await sequential(login);
@@ -344,7 +284,7 @@ async function signInBench({ port, tenant, tenantUrl, cliEnv, secret }) {
     failed: problems.length > 0,
     problems,
     staff: staff.length,
-    hash: figures(hashMs),
+    hash: latencyFigures(hashMs),
     pin,
     password,
     refused: { unknown, wrong },
@@ -352,7 +292,7 @@ async function signInBench({ port, tenant, tenantUrl, cliEnv, secret }) {
       size: BURST,
       count: BURSTS,
       wallMs: burstMs,
-      signIns: figures(burstSignIns),
+      signIns: latencyFigures(burstSignIns),
       failures: burstFailures,
     },
     probe: { without, with: withBurst },

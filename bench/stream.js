@@ -28,6 +28,7 @@ const { performance } = require('node:perf_hooks');
 const { setInterval, clearInterval } = require('node:timers');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { withClient } = require('./support/processes');
+const { percentile } = require('./support/requests');
 
 const env = process.env;
 const SUBSCRIBERS = Number(env.BENCH_STREAM_SUBSCRIBERS ?? 200);
@@ -38,11 +39,6 @@ const COMANDAS = Number(env.BENCH_STREAM_COMANDAS ?? 100);
 const DRAIN_MS = 10_000;
 const HOST = '127.0.0.1';
 const STREAM_PATH = '/api/v1/comandas/stream';
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 function request(port, { method = 'GET', path, tenant, body, agent }) {
   const payload = body === undefined ? undefined : JSON.stringify(body);

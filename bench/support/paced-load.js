@@ -5,11 +5,7 @@
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 const { setInterval, clearInterval } = require('node:timers');
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
+const { percentile } = require('./requests');
 
 /** Sends `rate` requests per second for `durationS` seconds; resolves with latency figures. */
 function pacedLoad({ port, rate, durationS, request }) {
