@@ -67,3 +67,43 @@ export function Dialog({
     </div>
   );
 }
+
+/**
+ * Previous / next over a paged list of `total` rows shown `size` at a time from `offset`, with
+ * "first–last de total" between the buttons.
+ */
+export function Pager({
+  offset,
+  size,
+  total,
+  onOffset,
+}: {
+  offset: number;
+  size: number;
+  total: number;
+  onOffset: (offset: number) => void;
+}) {
+  return (
+    <div class="pager">
+      <button
+        type="button"
+        class="secondary"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - size))}
+      >
+        Anterior
+      </button>
+      <span class="muted">
+        {total === 0 ? 0 : offset + 1}–{Math.min(offset + size, total)} de {total}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={offset + size >= total}
+        onClick={() => onOffset(offset + size)}
+      >
+        Siguiente
+      </button>
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { answer, isAbort, newKey, ok, type Schemas } from '../api';
-import { Dialog, ErrorBanner, Notice } from '../components';
+import { Dialog, ErrorBanner, Notice, Pager } from '../components';
 import { hora, plural, soles, when } from '../format';
 import { followComandas, type LiveStatus } from '../live';
 import { amountText, centimosOf, formatCentimos, parseAmount, toAmount, total } from '../money';
@@ -252,27 +252,7 @@ export function Caja() {
               </tbody>
             </table>
             {sesiones.total > PAGE && (
-              <div class="pager">
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={offset === 0}
-                  onClick={() => setOffset(Math.max(0, offset - PAGE))}
-                >
-                  Anterior
-                </button>
-                <span class="muted">
-                  {offset + 1}–{Math.min(offset + PAGE, sesiones.total)} de {sesiones.total}
-                </span>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={offset + PAGE >= sesiones.total}
-                  onClick={() => setOffset(offset + PAGE)}
-                >
-                  Siguiente
-                </button>
-              </div>
+              <Pager offset={offset} size={PAGE} total={sesiones.total} onOffset={setOffset} />
             )}
           </>
         )}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { answer, type ComandaSummary } from '../api';
 import { useCatalog } from '../catalog';
-import { ErrorBanner } from '../components';
+import { ErrorBanner, Pager } from '../components';
 import { ESTADO, estadoDe } from '../floor-state';
 import { plural, soles, when } from '../format';
 import { useSession } from '../session';
@@ -206,27 +206,7 @@ export function History() {
             )}
           </tbody>
         </table>
-        <div class="pager">
-          <button
-            type="button"
-            class="secondary"
-            disabled={offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - PAGE))}
-          >
-            Anterior
-          </button>
-          <span class="muted">
-            {total === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE, total)} de {total}
-          </span>
-          <button
-            type="button"
-            class="secondary"
-            disabled={offset + PAGE >= total}
-            onClick={() => setOffset(offset + PAGE)}
-          >
-            Siguiente
-          </button>
-        </div>
+        <Pager offset={offset} size={PAGE} total={total} onOffset={setOffset} />
       </section>
       <div class="side">
         {selected !== null ? (
