@@ -7,6 +7,8 @@
  * céntimos' digits. Unit tested in money.spec.ts.
  */
 
+import { soles } from './format';
+
 /** An amount in céntimos of a sol: an integer (6450 is S/ 64.50). */
 export type Centimos = number;
 
@@ -67,11 +69,9 @@ export function toAmount(value: Centimos): number {
   return Number(amountText(value));
 }
 
-/** `S/ 1,234.50`, `S/ -0.05`: céntimos as the page shows money (as format.ts `soles`). */
+/** `S/ 1,234.50`, `S/ -0.05`: céntimos as the page shows any money (format.ts `soles`). */
 export function formatCentimos(value: Centimos): string {
-  const [whole, cents] = amountText(value).replace('-', '').split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `S/ ${value < 0 ? '-' : ''}${grouped}.${cents}`;
+  return soles(toAmount(value));
 }
 
 /** The sum of céntimos. */
