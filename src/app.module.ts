@@ -28,6 +28,7 @@ import { PermissionGuard } from './auth/permission.guard';
 import { ComandasModule } from './comandas/comandas.module';
 import { ReservasModule } from './reservas/reservas.module';
 import { CobrosModule } from './cobros/cobros.module';
+import { InventarioModule } from './inventario/inventario.module';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
@@ -94,6 +95,7 @@ export class AppModule implements NestModule {
         ComandasModule,
         ReservasModule,
         CobrosModule,
+        InventarioModule,
         CatalogoModule,
         GenericTablesModule,
         RpcModule,

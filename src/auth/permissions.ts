@@ -28,6 +28,9 @@ export const PERMISSIONS = [
   'cobros:settings',
   'caja:operate',
   'caja:approve-difference',
+  'inventario:read',
+  'inventario:write',
+  'inventario:waste',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -44,6 +47,9 @@ export const FEATURE_OF_PERMISSION: Partial<Record<Permission, TenantFeature>> =
   'cobros:settings': 'cobros',
   'caja:operate': 'cobros',
   'caja:approve-difference': 'cobros',
+  'inventario:read': 'inventario',
+  'inventario:write': 'inventario',
+  'inventario:waste': 'inventario',
 };
 
 export const ROLE_NAMES = ['admin', 'cajero', 'mozo', 'cocina'] as const;
@@ -72,6 +78,8 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     'cobros:pay',
     'cobros:void',
     'caja:operate',
+    // reads the stock, its movements, the counts and the food cost; changes none of it
+    'inventario:read',
   ],
   /**
    * Waiter: opens comandas and edits them (lines, table, customer, note) while open, splits,
@@ -88,8 +96,11 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     'reservas:write',
     'reservas:seat',
   ],
-  /** Kitchen: sees the comandas to prepare them, and the reservations to plan the covers. */
-  cocina: ['comandas:read', 'reservas:read'],
+  /**
+   * Kitchen: sees the comandas to prepare them, and the reservations to plan the covers;
+   * records the waste of what it throws away.
+   */
+  cocina: ['comandas:read', 'reservas:read', 'inventario:waste'],
 };
 
 function roleName(name: string): RoleName | undefined {

@@ -7,7 +7,7 @@ import type { UpdateComandaBody } from './dto/comanda-input.dto';
 import type { ComandaDetail } from './dto/comanda-output.dto';
 
 /**
- * What a module that keeps rules of its own on comandas (money: src/cobros) adds to the
+ * What a module that keeps rules of its own on comandas (money: src/cobros; stock: src/inventario) adds to the
  * comandas' changes, without the comandas module knowing it: each method runs inside the change's
  * transaction, on the comanda's locked row, and may refuse the change by throwing a domain error.
  * An extension decides by itself whether it applies to the request's tenant (its feature switch):
@@ -30,7 +30,12 @@ export interface ComandaExtension {
     actor: Actor,
   ): Promise<void>;
   /** After it is applied: `after` is the comanda as changed. */
-  afterTransition?(tx: Queryable, after: LockedComanda, action: ComandaAction): Promise<void>;
+  afterTransition?(
+    tx: Queryable,
+    after: LockedComanda,
+    action: ComandaAction,
+    actor: Actor,
+  ): Promise<void>;
   /** The fields the comanda's detail gains (read on `db`, a transaction, when given). */
   detail?(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined>;
 }
@@ -63,8 +68,13 @@ export class ComandaExtensions {
     for (const e of this.extensions) await e.beforeTransition?.(tx, comanda, action, body, actor);
   }
 
-  async afterTransition(tx: Queryable, after: LockedComanda, action: ComandaAction): Promise<void> {
-    for (const e of this.extensions) await e.afterTransition?.(tx, after, action);
+  async afterTransition(
+    tx: Queryable,
+    after: LockedComanda,
+    action: ComandaAction,
+    actor: Actor,
+  ): Promise<void> {
+    for (const e of this.extensions) await e.afterTransition?.(tx, after, action, actor);
   }
 
   async detail(id: number, db?: Queryable): Promise<Partial<ComandaDetail>> {

@@ -417,7 +417,7 @@ export class ComandasService {
         throw comandaEmpty(id);
       await this.extensions.beforeTransition(tx, before, action, body, actor);
       const after = await this.repository.applyChange(tx, id, move);
-      await this.extensions.afterTransition(tx, after, action);
+      await this.extensions.afterTransition(tx, after, action, actor);
       return { after, antes: snapshot(before), despues: snapshot(after), motivo, actor };
     });
   }

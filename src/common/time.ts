@@ -109,6 +109,24 @@ export function isBusinessDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
+/**
+ * An instant as people and programs write it: `2026-11-24T23:30`, with seconds and fractions
+ * (to microseconds) if wanted, and an offset (`Z`, `-05:00`) or none (then it is the tenant's
+ * local time), on a date that exists.
+ */
+export function isInstantText(value: string): boolean {
+  const match =
+    /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-](0\d|1[0-4]):[0-5]\d)?$/.exec(
+      value,
+    );
+  return match !== null && isBusinessDate(match[1]);
+}
+
+/** Whether an instant's text carries its offset (else it is read in the tenant's time zone). */
+export function hasOffset(value: string): boolean {
+  return /(Z|[+-]\d{2}:\d{2})$/.test(value);
+}
+
 /** Today's business date (YYYY-MM-DD) in `timeZone`. */
 export function todayIn(timeZone: string, now = new Date()): string {
   // en-CA formats dates as YYYY-MM-DD

@@ -11,7 +11,7 @@ import {
   type ValidatorConstraintInterface,
   type ValidationArguments,
 } from 'class-validator';
-import { isBusinessDate } from './time';
+import { isBusinessDate, isInstantText } from './time';
 
 /** The largest PostgreSQL integer: an id above it is refused before the database (22003). */
 export const MAX_INT4 = 2_147_483_647;
@@ -24,6 +24,28 @@ export class IsBusinessDate implements ValidatorConstraintInterface {
 
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} must be a date YYYY-MM-DD`;
+  }
+}
+
+@ValidatorConstraint({ name: 'isInstant' })
+export class IsInstant implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && isInstantText(value);
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be an instant YYYY-MM-DDTHH:MM[:SS[.ffffff]][Z|±HH:MM]`;
+  }
+}
+
+@ValidatorConstraint({ name: 'isDateOrInstant' })
+export class IsDateOrInstant implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && (isBusinessDate(value) || isInstantText(value));
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be a date YYYY-MM-DD or an instant YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]`;
   }
 }
 

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { DomainError } from '../common/errors/domain-error';
 import { isConnectionError } from '../common/errors/pg-error.translator';
 import { TenantContext } from '../tenancy/tenant-context';
 import { mergeRefused, splitStorable, storableOrigen } from './import-asistencia-input';
 import { RpcFailedError } from './rpc.errors';
 import { RpcRepository } from './rpc.repository';
+import { StoreFunctionHooks } from './store-function-hooks';
 import { STORE_FUNCTIONS, type StoreFunction } from './store-functions';
 import {
   arrayOrEmpty,
@@ -30,6 +32,7 @@ export class RpcService {
   constructor(
     private readonly repository: RpcRepository,
     private readonly context: TenantContext,
+    private readonly hooks: StoreFunctionHooks,
   ) {}
 
   private get timeZone(): string {
@@ -38,9 +41,15 @@ export class RpcService {
 
   private async call(fn: StoreFunction, args: unknown[]): Promise<unknown> {
     try {
-      return resultOrEmpty(await this.repository.call(fn, args));
+      if (!this.hooks.has(fn)) return resultOrEmpty(await this.repository.call(fn, args));
+      // another module's rules follow the function's changes, in the same transaction
+      return await this.repository.transaction(async (tx) => {
+        const result = await this.repository.call(fn, args);
+        await this.hooks.run(fn, { args, result }, tx);
+        return resultOrEmpty(result);
+      });
     } catch (error) {
-      if (isConnectionError(error)) throw error;
+      if (isConnectionError(error) || error instanceof DomainError) throw error;
       throw new RpcFailedError(fn, error, STORE_FUNCTIONS[fn].diagnostics);
     }
   }

@@ -34,6 +34,13 @@ export const FEATURES = {
     tag: 'cobros',
     description: "Payments, tills and the day's close (docs/cobros.md)",
   },
+  inventario: {
+    variable: 'FEATURE_INVENTARIO',
+    default: false,
+    demo: true,
+    tag: 'inventario',
+    description: 'Stock from recipes: purchases in, sales out, waste, counts, food cost (docs/inventario.md)',
+  },
 } as const satisfies Record<string, FeatureDefinition>;
 
 export interface FeatureDefinition {

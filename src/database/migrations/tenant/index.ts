@@ -10,6 +10,7 @@ import { ComandaEventsNotify1764600000000 } from './1764600000000-comanda-events
 import { SetBasedAttendanceImport1764700000000 } from './1764700000000-set-based-attendance-import';
 import { Credenciales1764800000000 } from './1764800000000-credenciales';
 import { Cobros1764900000000 } from './1764900000000-cobros';
+import { Inventario1765000000000 } from './1765000000000-inventario';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -24,4 +25,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   SetBasedAttendanceImport1764700000000,
   Credenciales1764800000000,
   Cobros1764900000000,
+  Inventario1765000000000,
 ];

@@ -1,0 +1,236 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
+import { RequireActionPermission } from '../auth/resource-actions';
+import { ApiTag } from '../common/decorators';
+import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ParseIdPipe, ParseInt4IdPipe } from '../common/http/parse-id.pipe';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
+import {
+  ConsumoQuery,
+  ConteoBody,
+  ConteoPatchBody,
+  ListConteosQuery,
+  ListMovimientosQuery,
+  MermaBody,
+} from './dto/inventario-input.dto';
+import {
+  ConsumoDto,
+  ConteoDto,
+  ConteoResumenDto,
+  MovimientoStockDto,
+  ProductoCostoDto,
+  SaldoDto,
+} from './dto/inventario-output.dto';
+import { CONTEO_ACCIONES } from './inventario-actions';
+import { INVENTARIO_ERRORS } from './inventario.errors';
+import { InventarioService } from './inventario.service';
+
+const TOTAL_COUNT = (what: string) => ({
+  'X-Total-Count': {
+    description: `${what} matching the filters, whatever the page`,
+    schema: { type: 'integer', minimum: 0 },
+  },
+});
+
+/**
+ * The stock: balances, the ledger's movements, waste, counts, the consumption and food-cost
+ * report, and a dish's recipe cost (docs/inventario.md).
+ */
+@ApiTag(
+  'inventario',
+  'Stock from recipes: balances at moving-average cost, the append-only ledger, waste, counts, theoretical against actual usage and food cost (feature inventario).',
+)
+@TenantScoped()
+@RequiresFeature('inventario')
+@RequirePermission('inventario:read')
+@Controller()
+export class InventarioController {
+  constructor(private readonly inventario: InventarioService) {}
+
+  @Get('inventario')
+  @ApiOperation({
+    summary: 'Every raw material’s stock, average cost and value, with its flags',
+    description:
+      'negativo: below zero (a sale never waits for stock); bajo_minimo: below mate_primas.stock_minimo.',
+  })
+  @ApiOkResponse({ type: [SaldoDto], description: 'By material name' })
+  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  saldos() {
+    return this.inventario.saldos();
+  }
+
+  @Get('inventario/movimientos')
+  @ApiOperation({
+    summary: 'The ledger’s movements, newest first',
+    description:
+      'Filters: a material, a tipo, a period (after desde, up to hasta). The total count is in X-Total-Count.',
+  })
+  @ApiOkResponse({
+    type: [MovimientoStockDto],
+    description: 'A page of movements',
+    headers: TOTAL_COUNT('Movements'),
+  })
+  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  async movimientos(
+    @Query() query: ListMovimientosQuery,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { items, total } = await this.inventario.movimientos(query);
+    res.setHeader('X-Total-Count', String(total));
+    return items;
+  }
+
+  @Post('inventario/mermas')
+  @RequirePermission('inventario:waste')
+  @ApiOperation({
+    summary: 'Record waste: a quantity of a material lost, and why',
+    description:
+      'Posts a merma movement at the average cost (stock may go negative). Dated before the last applied count’s cut-off: 409 PERIODO_CERRADO.',
+  })
+  @ApiCreatedResponse({ type: MovimientoStockDto, description: 'The movement' })
+  @ApiErrors(
+    ERRORS.VALIDATION_FAILED,
+    INVENTARIO_ERRORS.MATERIA_NOT_FOUND,
+    INVENTARIO_ERRORS.PERIODO_CERRADO,
+    ERRORS.STATEMENT_TIMEOUT,
+  )
+  @Idempotent()
+  merma(@Body() body: MermaBody, @CurrentActor() actor: Actor) {
+    return this.inventario.merma(body, actor);
+  }
+
+  @Get('inventario/conteos')
+  @ApiOperation({
+    summary: 'Count sheets, latest cut-off first',
+    description: 'The total count is in X-Total-Count.',
+  })
+  @ApiOkResponse({
+    type: [ConteoResumenDto],
+    description: 'A page of counts',
+    headers: TOTAL_COUNT('Counts'),
+  })
+  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  async conteos(@Query() query: ListConteosQuery, @Res({ passthrough: true }) res: Response) {
+    const { items, total } = await this.inventario.conteos(
+      query.estado,
+      query.limit ?? 20,
+      query.offset ?? 0,
+    );
+    res.setHeader('X-Total-Count', String(total));
+    return items;
+  }
+
+  @Post('inventario/conteos')
+  @RequirePermission('inventario:write')
+  @ApiOperation({
+    summary: 'Start a count sheet (a draft) with what was counted',
+    description:
+      'Its lines show the ledger’s quantity at the cut-off and the difference; nothing is posted until it is applied.',
+  })
+  @ApiCreatedResponse({ type: ConteoDto, description: 'The draft' })
+  @ApiErrors(
+    ERRORS.VALIDATION_FAILED,
+    INVENTARIO_ERRORS.MATERIA_NOT_FOUND,
+    INVENTARIO_ERRORS.MATERIA_REPETIDA,
+    INVENTARIO_ERRORS.CORTE_FUTURO,
+    INVENTARIO_ERRORS.PERIODO_CERRADO,
+    ERRORS.STATEMENT_TIMEOUT,
+  )
+  @Idempotent()
+  createConteo(@Body() body: ConteoBody, @CurrentActor() actor: Actor) {
+    return this.inventario.createConteo(body, actor);
+  }
+
+  @Get('inventario/conteos/:id')
+  @ApiOperation({ summary: 'A count sheet with its lines, differences and acciones' })
+  @ApiOkResponse({ type: ConteoDto, description: 'The count' })
+  @ApiErrors(INVENTARIO_ERRORS.CONTEO_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  conteo(@Param('id', ParseIdPipe) id: number) {
+    return this.inventario.conteo(id);
+  }
+
+  @Patch('inventario/conteos/:id')
+  @RequireActionPermission(CONTEO_ACCIONES, 'editar')
+  @ApiOperation({
+    summary: 'Change a draft’s lines (set, or take off with contado null) or its note',
+  })
+  @ApiOkResponse({ type: ConteoDto, description: 'The draft' })
+  @ApiErrors(
+    INVENTARIO_ERRORS.CONTEO_NOT_FOUND,
+    ERRORS.VALIDATION_FAILED,
+    INVENTARIO_ERRORS.MATERIA_NOT_FOUND,
+    INVENTARIO_ERRORS.MATERIA_REPETIDA,
+    INVENTARIO_ERRORS.CONTEO_NO_BORRADOR,
+    ERRORS.STATEMENT_TIMEOUT,
+  )
+  @Idempotent()
+  updateConteo(@Param('id', ParseIdPipe) id: number, @Body() body: ConteoPatchBody) {
+    return this.inventario.updateConteo(id, body);
+  }
+
+  @Post('inventario/conteos/:id/aplicar')
+  @HttpCode(200)
+  @RequireActionPermission(CONTEO_ACCIONES, 'aplicar')
+  @ApiOperation({
+    summary:
+      'Apply a draft: post contado − sistema of each line at its cut-off, and close the period there',
+    description:
+      'Once: a second apply is 409 CONTEO_NO_BORRADOR. A cut-off before the last applied one: 409 PERIODO_CERRADO.',
+  })
+  @ApiOkResponse({
+    type: ConteoDto,
+    description: 'The applied count, its system quantities frozen',
+  })
+  @ApiErrors(
+    INVENTARIO_ERRORS.CONTEO_NOT_FOUND,
+    INVENTARIO_ERRORS.CONTEO_NO_BORRADOR,
+    INVENTARIO_ERRORS.PERIODO_CERRADO,
+    ERRORS.STATEMENT_TIMEOUT,
+  )
+  @Idempotent()
+  applyConteo(@Param('id', ParseIdPipe) id: number, @CurrentActor() actor: Actor) {
+    return this.inventario.applyConteo(id, actor);
+  }
+
+  @Post('inventario/conteos/:id/descartar')
+  @HttpCode(200)
+  @RequireActionPermission(CONTEO_ACCIONES, 'descartar')
+  @ApiOperation({ summary: 'Discard a draft (nothing is posted)' })
+  @ApiOkResponse({ type: ConteoDto, description: 'The discarded count' })
+  @ApiErrors(
+    INVENTARIO_ERRORS.CONTEO_NOT_FOUND,
+    INVENTARIO_ERRORS.CONTEO_NO_BORRADOR,
+    ERRORS.STATEMENT_TIMEOUT,
+  )
+  @Idempotent()
+  discardConteo(@Param('id', ParseIdPipe) id: number) {
+    return this.inventario.discardConteo(id);
+  }
+
+  @Get('inventario/consumo')
+  @ApiOperation({
+    summary:
+      'Theoretical against actual usage per material, waste, variance and food cost % of a period',
+    description:
+      'Theoretical: the recipes of the comandas closed (net of reopened ones); actual: stock at desde + purchases − ' +
+      'stock at hasta. Food cost % on the period’s net sales (without IGV and recargo).',
+  })
+  @ApiOkResponse({ type: ConsumoDto, description: 'The report' })
+  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  consumo(@Query() query: ConsumoQuery) {
+    return this.inventario.consumo(query);
+  }
+
+  @Get('productos/:id/costo')
+  @ApiOperation({
+    summary: 'A dish’s recipe cost at today’s average costs, and its theoretical food cost %',
+  })
+  @ApiOkResponse({ type: ProductoCostoDto, description: 'The cost' })
+  @ApiErrors(INVENTARIO_ERRORS.PRODUCTO_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  productoCosto(@Param('id', ParseInt4IdPipe) id: number) {
+    return this.inventario.productoCosto(id);
+  }
+}
