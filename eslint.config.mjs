@@ -37,10 +37,11 @@ export default tseslint.config(
   {
     // Money is numeric in PostgreSQL: the money module computes nothing in floating point.
     // Sums, differences, roundings and comparisons of amounts are written in its SQL; the code
-    // only moves the database's numeric text around (docs/cobros.md, "Money is numeric").
+    // only moves the database's numeric text around (docs/cobros.md, "Money is numeric"). The
+    // stock's quantities, costs and values follow the same rule (docs/inventario.md).
     // The receipt's layout counts characters, not soles: it is the one file exempted.
-    files: ['src/cobros/**/*.ts'],
-    ignores: ['src/cobros/receipt.ts', 'src/cobros/**/*.spec.ts'],
+    files: ['src/cobros/**/*.ts', 'src/inventario/**/*.ts'],
+    ignores: ['src/cobros/receipt.ts', 'src/cobros/**/*.spec.ts', 'src/inventario/**/*.spec.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -15,7 +15,12 @@ import { ContractSweep, samplePath } from './openapi-sweep';
  * without a successful call below fails the coverage check.
  */
 
-const FEATURES_ON = { FEATURE_GENERIC_TABLES: 'true', FEATURE_RPC: 'true', FEATURE_COBROS: 'true' };
+const FEATURES_ON = {
+  FEATURE_GENERIC_TABLES: 'true',
+  FEATURE_RPC: 'true',
+  FEATURE_COBROS: 'true',
+  FEATURE_INVENTARIO: 'true',
+};
 /** Small limits, so that 413 is cheap to reach. */
 const LIMITS = { BODY_LIMIT: '16kb', UPLOAD_MAX_BYTES: '4096' };
 const JWT = { AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET };
@@ -83,7 +88,13 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
     );
   }
   await dbs.createTenant('apagado', {
-    features: { genericTables: false, rpc: false, reservas: false, cobros: false },
+    features: {
+      genericTables: false,
+      rpc: false,
+      reservas: false,
+      cobros: false,
+      inventario: false,
+    },
   });
   await dbs.createTenant('congelado', { status: 'suspended' });
   await dbs.createTenant('nuevo', { status: 'provisioning' });
@@ -94,6 +105,67 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
      VALUES ('caido', 'Caído', $1, 'active', 'America/Lima', '{}')`,
     [`${dbs.prefix}caido_missing`],
   );
+}
+
+/** The stock's routes (material 1 of the tenant: Pescado). */
+async function sweepInventario(s: ContractSweep): Promise<void> {
+  await s.call(200, 'get', '/inventario');
+  await s.call(200, 'get', '/inventario/movimientos?id_mat_prima=1&desde=2026-01-01');
+  await s.call(400, 'get', '/inventario/movimientos?tipo=robo');
+  await s.call(201, 'post', '/inventario/mermas', {
+    json: { id_mat_prima: 1, cantidad: 0.25, motivo: 'cadena de frío' },
+  });
+  await s.call(400, 'post', '/inventario/mermas', { json: { id_mat_prima: 1, cantidad: 0.25 } });
+  await s.call(400, 'post', '/inventario/mermas', {
+    json: { id_mat_prima: 999, cantidad: 1, motivo: 'x' },
+    label: 'unknown material',
+  });
+  const borrador = await s.call(201, 'post', '/inventario/conteos', {
+    json: { observacion: 'cierre', lineas: [{ id_mat_prima: 1, contado: 2 }] },
+  });
+  const conteoId = borrador.body.id_conteo as number;
+  await s.call(400, 'post', '/inventario/conteos', {
+    json: {
+      lineas: [
+        { id_mat_prima: 1, contado: 1 },
+        { id_mat_prima: 1, contado: 2 },
+      ],
+    },
+  });
+  await s.call(400, 'post', '/inventario/conteos', {
+    json: { fec_corte: '2099-01-01T00:00:00Z', lineas: [{ id_mat_prima: 1, contado: 1 }] },
+    label: 'future cut-off',
+  });
+  await s.call(200, 'get', '/inventario/conteos');
+  await s.call(400, 'get', '/inventario/conteos?estado=otro');
+  await s.call(200, 'get', `/inventario/conteos/${conteoId}`);
+  await s.call(404, 'get', '/inventario/conteos/999999');
+  await s.call(200, 'patch', `/inventario/conteos/${conteoId}`, {
+    json: { lineas: [{ id_mat_prima: 1, contado: 1.5 }] },
+  });
+  await s.call(400, 'patch', `/inventario/conteos/${conteoId}`, {
+    json: { lineas: [{ id_mat_prima: 1, contado: -1 }] },
+  });
+  await s.call(404, 'patch', '/inventario/conteos/999999', { json: { lineas: [] } });
+  await s.call(200, 'post', `/inventario/conteos/${conteoId}/aplicar`);
+  await s.call(409, 'post', `/inventario/conteos/${conteoId}/aplicar`);
+  await s.call(404, 'post', '/inventario/conteos/999999/aplicar');
+  await s.call(409, 'patch', `/inventario/conteos/${conteoId}`, { json: { lineas: [] } });
+  await s.call(409, 'post', '/inventario/mermas', {
+    json: { id_mat_prima: 1, cantidad: 1, motivo: 'antes del conteo', fec: '2020-01-01T12:00' },
+    label: 'closed period',
+  });
+  const otro = await s.call(201, 'post', '/inventario/conteos', {
+    json: { lineas: [{ id_mat_prima: 1, contado: 1 }] },
+    label: 'to discard',
+  });
+  await s.call(200, 'post', `/inventario/conteos/${otro.body.id_conteo as number}/descartar`);
+  await s.call(409, 'post', `/inventario/conteos/${otro.body.id_conteo as number}/descartar`);
+  await s.call(404, 'post', '/inventario/conteos/999999/descartar');
+  await s.call(200, 'get', '/inventario/consumo?desde=2026-01-01');
+  await s.call(400, 'get', '/inventario/consumo?hasta=ayer');
+  await s.call(200, 'get', `/productos/${MENU.ceviche.id}/costo`);
+  await s.call(404, 'get', '/productos/999999/costo');
 }
 
 /** A successful call of every operation, and the errors of each operation's own. */
@@ -141,6 +213,7 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(200, 'get', '/cobros/ajustes');
   await s.call(200, 'put', '/cobros/ajustes', { json: { tolerancia_cierre: 5 } });
   await s.call(400, 'put', '/cobros/ajustes', { json: { tasa_recargo: 0.5 } });
+  await sweepInventario(s);
   const cuenta = await s.call(201, 'post', '/comandas', {
     json: { items: [{ id_producto: MENU.ceviche.id, cantidad: 1 }] },
   });

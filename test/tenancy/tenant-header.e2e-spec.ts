@@ -20,7 +20,13 @@ describe('tenant-context middleware', () => {
       name: 'Acme Norte',
       status: 'active',
       timeZone: 'America/Lima',
-      features: { genericTables: false, rpc: false, reservas: true, cobros: false },
+      features: {
+        genericTables: false,
+        rpc: false,
+        reservas: true,
+        cobros: false,
+        inventario: false,
+      },
     });
   });
 
