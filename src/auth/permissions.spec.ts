@@ -17,6 +17,7 @@ describe('permission matrix', () => {
         'cobros:pay',
         'cobros:void',
         'caja:operate',
+        'inventario:read',
       ],
       mozo: [
         'comandas:read',
@@ -28,7 +29,7 @@ describe('permission matrix', () => {
         'reservas:write',
         'reservas:seat',
       ],
-      cocina: ['comandas:read', 'reservas:read'],
+      cocina: ['comandas:read', 'reservas:read', 'inventario:waste'],
     });
   });
 
@@ -47,6 +48,7 @@ describe('permission matrix', () => {
       'cobros:pay',
       'cobros:void',
       'caja:operate',
+      'inventario:read',
     ]);
   });
 

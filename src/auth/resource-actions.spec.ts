@@ -35,7 +35,7 @@ describe('Grants', () => {
     );
     expect(Grants.ofRoles(['admin'])).toBe(Grants.ALL);
     expect(Grants.ofRoles(['gerente'])).toBe(Grants.NONE);
-    expect(Grants.ofRoles(['cocina']).key).toBe('comandas:read reservas:read');
+    expect(Grants.ofRoles(['cocina']).key).toBe('comandas:read reservas:read inventario:waste');
   });
 
   it('holds exactly its permissions', () => {

@@ -17,7 +17,13 @@ interface TenantInfo {
   name: string;
   status: string;
   timeZone: string;
-  features: { genericTables: boolean; rpc: boolean; reservas: boolean; cobros: boolean };
+  features: {
+    genericTables: boolean;
+    rpc: boolean;
+    reservas: boolean;
+    cobros: boolean;
+    inventario: boolean;
+  };
 }
 
 describe('service contract (health, tenant, drivers, features, auth), over HTTP', () => {
@@ -90,6 +96,7 @@ describe('service contract (health, tenant, drivers, features, auth), over HTTP'
           rpc: expect.any(Boolean),
           reservas: expect.any(Boolean),
           cobros: expect.any(Boolean),
+          inventario: expect.any(Boolean),
         },
       });
     });

@@ -15,7 +15,8 @@ import { runsRemote, variable } from './env';
  *   fresh databases of its own, a `demo` tenant created with the demo data by the tenant
  *   administration (what `npm run tenant -- create demo --demo` does), its feature switches turned
  *   on (`npm run tenant -- feature demo <feature> on`) so that the suite also reads the generic
- *   and RPC routes, and cobros off (the comanda contract is the one without the money rules).
+ *   and RPC routes, and cobros and inventario off (the contract is the one without the money
+ *   and stock rules).
  *   From then on the suite only speaks HTTP to it.
  */
 export interface ContractTarget {
@@ -89,7 +90,8 @@ async function startInProcess(): Promise<ContractTarget> {
 }
 
 /**
- * `npm run tenant -- create <slug> --demo`, then the generic and RPC routes on and cobros off,
+ * `npm run tenant -- create <slug> --demo`, then the generic and RPC routes on, cobros and
+ * inventario off,
  * on this file's databases.
  */
 async function createDemoTenant(dbs: TestDatabases, slug: string): Promise<void> {
@@ -108,8 +110,10 @@ async function createDemoTenant(dbs: TestDatabases, slug: string): Promise<void>
     await admin.create({ slug, name: 'Cevichería Demo', timeZone: 'America/Lima', demo: true });
     await admin.setFeature(slug, 'genericTables', true);
     await admin.setFeature(slug, 'rpc', true);
-    // the comanda contract is the one without the money rules (the demo has cobros on)
+    // the comanda contract is the one without the money rules (the demo has cobros on), and the
+    // purchases' without the stock's closed period (the demo has inventario on)
     await admin.setFeature(slug, 'cobros', false);
+    await admin.setFeature(slug, 'inventario', false);
   } finally {
     await control.destroy();
   }

@@ -6,6 +6,7 @@ import { StoreFunctionsAsistencia1764200000002 } from '../../../src/database/mig
 import { StoreFunctionsReports1764200000003 } from '../../../src/database/migrations/tenant/1764200000003-store-functions-reports';
 import { ComandaEventsNotify1764600000000 } from '../../../src/database/migrations/tenant/1764600000000-comanda-events-notify';
 import { Cobros1764900000000 } from '../../../src/database/migrations/tenant/1764900000000-cobros';
+import { Inventario1765000000000 } from '../../../src/database/migrations/tenant/1765000000000-inventario';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -63,6 +64,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new ComandaEventsNotify1764600000000(),
           // the money's SQL functions (cuenta_comanda, figuras_sesion_caja), with its tables
           new Cobros1764900000000(),
+          // the stock's store functions (stock_asentar ...), with its tables
+          new Inventario1765000000000(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);
