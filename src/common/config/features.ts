@@ -39,7 +39,8 @@ export const FEATURES = {
     default: false,
     demo: true,
     tag: 'inventario',
-    description: 'Stock from recipes: purchases in, sales out, waste, counts, food cost (docs/inventario.md)',
+    description:
+      'Stock from recipes: purchases in, sales out, waste, counts, food cost (docs/inventario.md)',
   },
 } as const satisfies Record<string, FeatureDefinition>;
 
