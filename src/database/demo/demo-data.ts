@@ -1,6 +1,6 @@
 /**
  * Demo data of a tenant: a Lima-style cevichería with a year of order tickets, a year of
- * purchases and a month of staff attendance.
+ * purchases, the stock ledger they and the sales make, and a month of staff attendance.
  *
  * Deterministic: one mulberry32 generator with a fixed seed drives every choice, so the same
  * `today` always gives the same rows, ids, names and amounts. Every date is an offset in days
@@ -23,6 +23,7 @@ import { seedCatalogue } from './sections/catalogue';
 import { seedCobros } from './sections/cobros';
 import { seedComandas } from './sections/comandas';
 import { seedCustomersAndTables } from './sections/customers';
+import { seedInventario } from './sections/inventario';
 import { seedStaff } from './sections/staff';
 import { seedPurchases, seedSuppliers } from './sections/suppliers';
 import {
@@ -75,6 +76,7 @@ export async function seedDemoData(
   const purchases = await seedPurchases(seed);
   const attendance = await seedAttendance(seed);
   const cobros = await seedCobros(seed);
+  const inventario = await seedInventario(seed);
   await continueIdentities(query);
 
   return {
@@ -90,9 +92,9 @@ export async function seedDemoData(
     comanda_eventos: tickets.comanda_eventos,
     proveedores: suppliers.proveedores,
     mate_primas: catalogue.mate_primas,
-    compras: purchases.compras,
+    compras: purchases.compras + inventario.compras,
     deta_comp_producto: purchases.deta_comp_producto,
-    deta_comp_materias: purchases.deta_comp_materias,
+    deta_comp_materias: purchases.deta_comp_materias + inventario.deta_comp_materias,
     prov_producto: suppliers.prov_producto,
     prov_mate_prima: suppliers.prov_mate_prima,
     receta_producto: catalogue.receta_producto,
@@ -101,6 +103,9 @@ export async function seedDemoData(
     asistencia_resumen_diario: attendance.asistencia_resumen_diario,
     sesiones_caja: cobros.sesiones_caja,
     pagos: cobros.pagos,
+    stock_movimientos: inventario.stock_movimientos,
+    mermas: inventario.mermas,
+    conteos: inventario.conteos,
   };
 }
 

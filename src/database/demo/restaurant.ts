@@ -496,12 +496,12 @@ export const PROVEEDORES: readonly ProveedorDef[] = [
     direccion: 'Terminal Pesquero de Villa María del Triunfo, puesto 48, Lima',
     peso: 10,
     materias: [
-      ['Pescado fresco (corvina)', 3200],
-      ['Mariscos surtidos', 2800],
-      ['Langostinos', 4200],
-      ['Calamar', 1800],
-      ['Conchas negras', 120],
-      ['Camarones de río', 9500],
+      ['Pescado fresco (corvina)', 4200],
+      ['Mariscos surtidos', 3600],
+      ['Langostinos', 4800],
+      ['Calamar', 2200],
+      ['Conchas negras', 150],
+      ['Camarones de río', 11000],
     ],
     productos: [],
   },
@@ -512,7 +512,7 @@ export const PROVEEDORES: readonly ProveedorDef[] = [
     direccion: 'Mercado Mayorista de Santa Anita, pabellón B, puesto 112, Lima',
     peso: 9,
     materias: [
-      ['Limón sutil', 650],
+      ['Limón sutil', 850],
       ['Cebolla roja', 320],
       ['Ají limo', 1200],
       ['Ají amarillo', 900],
@@ -538,11 +538,11 @@ export const PROVEEDORES: readonly ProveedorDef[] = [
     direccion: 'Jr. Hipólito Unanue 1245, La Victoria, Lima',
     peso: 5,
     materias: [
-      ['Pollo', 1150],
-      ['Lomo fino de res', 5800],
-      ['Carne de res para guiso', 2800],
-      ['Corazón de res', 1600],
-      ['Pato', 2400],
+      ['Pollo', 1300],
+      ['Lomo fino de res', 6500],
+      ['Carne de res para guiso', 3200],
+      ['Corazón de res', 1800],
+      ['Pato', 2800],
       ['Huevo', 55],
     ],
     productos: [],
@@ -669,6 +669,7 @@ export const CAJERO_DIA = 2;
 export const CAJERO_NOCHE = 3;
 export const MOZOS_ALMUERZO = [4, 5];
 export const MOZOS_CENA = [4, 6];
+export const COCINA = 7;
 
 /** (staff id, days before today) whose out-punch is missing: open interval, day incompleto. */
 export const SIN_SALIDA: readonly (readonly [number, number])[] = [

@@ -27,7 +27,10 @@ export type DemoTable =
   | 'asistencia_intervalo'
   | 'asistencia_resumen_diario'
   | 'sesiones_caja'
-  | 'pagos';
+  | 'pagos'
+  | 'stock_movimientos'
+  | 'mermas'
+  | 'conteos';
 
 /** Rows inserted per table. */
 export type DemoDataSummary = Record<DemoTable, number>;
