@@ -350,6 +350,62 @@ describe('inventario: stock from recipes', () => {
     expect((await saldos(api))[PESCADO].cantidad).toBe(0);
   });
 
+  it('counts a posting dated exactly at the cut-off in the closed period: refused, the count stays true', async () => {
+    const { api } = await fresh();
+    await buy(api, [{ id_mat_prima: PESCADO, cantidad: 10, costo_unitario: 30 }], {
+      fec_compra: '2026-10-20T10:00:00-05:00',
+    });
+    const corte = '2026-11-01T00:00:00-05:00';
+    const counted = await api
+      .post('/inventario/conteos', {
+        fec_corte: corte,
+        lineas: [{ id_mat_prima: PESCADO, contado: 9 }],
+      })
+      .expect(201);
+    await api.post(`/inventario/conteos/${counted.body.id_conteo}/aplicar`).expect(200);
+    // a purchase, waste and another count dated at the cut-off itself fall in the closed period
+    const atCut = await api
+      .post('/rpc/save_compra', {
+        id_proveedor: 1,
+        fec_compra: corte,
+        detalles: [{ id_mat_prima: PESCADO, cantidad: 1, costo_unitario: 30 }],
+      })
+      .expect(409);
+    expect(atCut.body).toMatchObject({
+      code: 'PERIODO_CERRADO',
+      detail: { cerrado_hasta: '2026-11-01T05:00:00.000000Z' },
+    });
+    await api
+      .post('/inventario/mermas', {
+        id_mat_prima: PESCADO,
+        cantidad: 1,
+        motivo: 'x',
+        fec: '2026-11-01T00:00',
+      })
+      .expect(409);
+    const sameCut = await api
+      .post('/inventario/conteos', {
+        fec_corte: corte,
+        lineas: [{ id_mat_prima: PESCADO, contado: 5 }],
+      })
+      .expect(409);
+    expect(sameCut.body.code).toBe('PERIODO_CERRADO');
+    // the ledger up to the cut-off still holds what was counted
+    const upTo = await movimientos(
+      api,
+      `&id_mat_prima=${PESCADO}&hasta=${encodeURIComponent(corte)}`,
+    );
+    expect(upTo.map((m) => [m.tipo, m.cantidad])).toEqual([
+      ['ajuste_conteo', -1],
+      ['compra', 10],
+    ]);
+    // a second later is the next period
+    await buy(api, [{ id_mat_prima: PESCADO, cantidad: 1, costo_unitario: 30 }], {
+      fec_compra: '2026-11-01T00:00:01-05:00',
+    });
+    expect((await saldos(api))[PESCADO].cantidad).toBe(10);
+  });
+
   it('the database refuses to change or delete a movement', async () => {
     const { api, url } = await fresh();
     await buy(api, [{ id_mat_prima: PESCADO, cantidad: 1, costo_unitario: 30 }]);
