@@ -406,6 +406,29 @@ describe('inventario: stock from recipes', () => {
     expect((await saldos(api))[PESCADO].cantidad).toBe(10);
   });
 
+  it('restores a deleted closed comanda after a count: consumed again at the restore, not refused', async () => {
+    const { api, url } = await fresh();
+    await buy(api, [{ id_mat_prima: PESCADO, cantidad: 10, costo_unitario: 30 }]);
+    const id = await closedCeviche(api);
+    await api.delete(`/comandas/${id}`).expect(200);
+    const conteo = await api
+      .post('/inventario/conteos', { lineas: [{ id_mat_prima: PESCADO, contado: 10 }] })
+      .expect(201);
+    await api.post(`/inventario/conteos/${conteo.body.id_conteo}/aplicar`).expect(200);
+    // the deletion gave the ingredients back before the cut-off; the restore takes them again now
+    await api.put(`/comandas/${id}`, { action: 'restaurar' }).expect(200);
+    expect((await saldos(api))[PESCADO].cantidad).toBe(9.8);
+    const [last] = await movimientos(api, `&id_mat_prima=${PESCADO}`);
+    expect(last).toMatchObject({ tipo: 'consumo_venta', cantidad: -0.2, id_documento: id });
+    const [dated] = await t.dbs.query<{ after: boolean }>(
+      url,
+      `SELECT m.fec > c.fec_corte AS after FROM stock_movimientos m, conteos c
+        WHERE m.id_movimiento = $1 AND c.id_conteo = $2`,
+      [last.id_movimiento, conteo.body.id_conteo],
+    );
+    expect(dated.after).toBe(true);
+  });
+
   it('the database refuses to change or delete a movement', async () => {
     const { api, url } = await fresh();
     await buy(api, [{ id_mat_prima: PESCADO, cantidad: 1, costo_unitario: 30 }]);

@@ -317,15 +317,17 @@ const CONSUMIR_COMANDA = `
   LANGUAGE plpgsql AS $fn$
     -- A closed comanda uses its recipes: each line with a recipe and no live consumption gets
     -- one (consumos_venta), and one consumo_venta movement per ingredient of the recipe as it
-    -- is now (line quantity x recipe quantity), valued at the average cost, dated at the close;
-    -- the line's theoretical cost is the sum of those values. Answers the movements posted.
+    -- is now (line quantity x recipe quantity), valued at the average cost, dated now (a close:
+    -- its fec_cierre, set in the same transaction; a restore of a closed comanda, or a line
+    -- inserted into one: when that happens, like the reversal it follows, never back in a
+    -- period a count has closed); the line's theoretical cost is the sum of those values.
+    -- Answers the movements posted.
     DECLARE
-      v_fec  timestamptz;
+      v_fec  timestamptz := now();
       v_ids  bigint[];
       r      record;
       n      integer := 0;
     BEGIN
-      SELECT coalesce(fec_cierre, now()) INTO v_fec FROM comandas WHERE id_comanda = p_id_comanda;
       WITH nuevos AS (
         INSERT INTO consumos_venta (id_item, id_comanda, id_producto, cantidad, fec)
         SELECT d.id_deta_comanda, d.id_comanda, d.id_producto, d.cantidad, v_fec
