@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { authedApi, seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
 import { MENU, seedMenu, tenantApi, type TenantApi } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -427,6 +428,43 @@ describe('inventario: stock from recipes', () => {
       [last.id_movimiento, conteo.body.id_conteo],
     );
     expect(dated.after).toBe(true);
+  });
+
+  it('applies a count while a change is half way through its postings: it waits, no deadlock', async () => {
+    const { api, url } = await fresh();
+    // none of the materials has a balance row yet, and Pescado's row was edited by the fixture:
+    // the table holds it after Limón and Cebolla, whose ids are higher
+    const draft = await api
+      .post('/inventario/conteos', { lineas: [{ id_mat_prima: LIMON, contado: 0 }] })
+      .expect(201);
+    // a change posting waste of Pescado and then of Cebolla (ascending ids, as every change
+    // posts), caught between the two while the count is applied
+    const waste = (id: number) =>
+      `WITH merma AS (
+         INSERT INTO mermas (id_mat_prima, cantidad, motivo, fec) VALUES (${id}, 1, 'x', now())
+         RETURNING *)
+       SELECT stock_asentar(m.id_mat_prima, 'merma', -m.cantidad, NULL, 'merma', m.id_merma, NULL,
+                            m.fec, NULL, m.motivo)
+         FROM merma m`;
+    const change = new Client({ connectionString: url });
+    await change.connect();
+    try {
+      await change.query('BEGIN');
+      await change.query(waste(PESCADO));
+      const applying = api
+        .post(`/inventario/conteos/${draft.body.id_conteo}/aplicar`)
+        .then((res) => res);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await change.query(waste(CEBOLLA));
+      await change.query('COMMIT');
+      const applied = await applying;
+      expect(applied.status).toBe(200);
+      expect(applied.body.estado).toBe('aplicado');
+    } finally {
+      await change.end();
+    }
+    const s = await saldos(api);
+    expect([s[PESCADO].cantidad, s[LIMON].cantidad, s[CEBOLLA].cantidad]).toEqual([-1, 0, -1]);
   });
 
   it('the database refuses to change or delete a movement', async () => {

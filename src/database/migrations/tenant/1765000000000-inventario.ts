@@ -401,14 +401,22 @@ const APLICAR_CONTEO = `
     -- system quantity at the cut-off is frozen, an ajuste_conteo of contado - sistema is posted
     -- at the cut-off for each line that differs, and the period closes at the cut-off. A cut-off
     -- at or before the last applied one raises P0001 PERIODO_CERRADO. Answers the movements posted.
+    --
+    -- The balance rows are created and locked one material at a time, in ascending id order, as
+    -- stock_asentar does for a posting: a missing row created first for every material, then the
+    -- rows locked, would hold a new row (the table's order is not the ids' once a material is
+    -- edited) while waiting on one a posting holds, and the posting, going on to that new row,
+    -- would wait on the count: a deadlock.
     DECLARE
       v_corte  timestamptz;
       r        record;
       n        integer := 0;
     BEGIN
       SELECT fec_corte INTO v_corte FROM conteos WHERE id_conteo = p_id_conteo;
-      INSERT INTO stock_saldos (id_mat_prima) SELECT id_mat_prima FROM mate_primas ON CONFLICT DO NOTHING;
-      PERFORM 1 FROM stock_saldos ORDER BY id_mat_prima FOR UPDATE;
+      FOR r IN SELECT id_mat_prima FROM mate_primas ORDER BY id_mat_prima LOOP
+        INSERT INTO stock_saldos (id_mat_prima) VALUES (r.id_mat_prima) ON CONFLICT DO NOTHING;
+        PERFORM 1 FROM stock_saldos WHERE id_mat_prima = r.id_mat_prima FOR UPDATE;
+      END LOOP;
       PERFORM 1 FROM inventario_periodo FOR UPDATE;
       UPDATE conteo_lineas l
          SET sistema = coalesce((SELECT sum(m.cantidad) FROM stock_movimientos m
