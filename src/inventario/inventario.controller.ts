@@ -88,7 +88,7 @@ export class InventarioController {
   @ApiOperation({
     summary: 'Record waste: a quantity of a material lost, and why',
     description:
-      'Posts a merma movement at the average cost (stock may go negative). Dated before the last applied count’s cut-off: 409 PERIODO_CERRADO.',
+      'Posts a merma movement at the average cost (stock may go negative). Dated at or before the last applied count’s cut-off: 409 PERIODO_CERRADO.',
   })
   @ApiCreatedResponse({ type: MovimientoStockDto, description: 'The movement' })
   @ApiErrors(
@@ -178,7 +178,7 @@ export class InventarioController {
     summary:
       'Apply a draft: post contado − sistema of each line at its cut-off, and close the period there',
     description:
-      'Once: a second apply is 409 CONTEO_NO_BORRADOR. A cut-off before the last applied one: 409 PERIODO_CERRADO.',
+      'Once: a second apply is 409 CONTEO_NO_BORRADOR. A cut-off at or before the last applied one: 409 PERIODO_CERRADO.',
   })
   @ApiOkResponse({
     type: ConteoDto,

@@ -36,7 +36,7 @@ export const corteFuturo = () =>
 /** `cerradoHasta`: the cut-off as PostgreSQL wrote it (UTC ISO text), or an instant. */
 export const periodoCerrado = (cerradoHasta: string | Date | null) =>
   new ConflictError(
-    'The stock period is closed before the last applied count’s cut-off: nothing may be posted there',
+    'The stock period is closed up to the last applied count’s cut-off: nothing may be posted there',
     'PERIODO_CERRADO',
     {
       cerrado_hasta:
@@ -95,8 +95,8 @@ export const INVENTARIO_ERRORS = {
   PERIODO_CERRADO: example(
     409,
     'PERIODO_CERRADO',
-    'Dated before the last applied count’s cut-off',
-    'The stock period is closed before the last applied count’s cut-off: nothing may be posted there',
+    'Dated at or before the last applied count’s cut-off',
+    'The stock period is closed up to the last applied count’s cut-off: nothing may be posted there',
     { cerrado_hasta: '2026-11-01T05:00:00.000000Z' },
   ),
 };

@@ -150,8 +150,8 @@ const MOVIMIENTO_JOINS = `
 /**
  * The stock ledger's SQL (docs/inventario.md). Every quantity, cost, value and percentage is
  * computed by PostgreSQL in numeric (the posting rules are the migration's store functions);
- * TypeScript passes them on as text. A posting dated before the last applied count's cut-off
- * fails in the store function and leaves here as 409 PERIODO_CERRADO.
+ * TypeScript passes them on as text. A posting dated at or before the last applied count's
+ * cut-off fails in the store function and leaves here as 409 PERIODO_CERRADO.
  */
 @Injectable()
 export class InventarioRepository extends TenantRepository {
@@ -314,8 +314,8 @@ export class InventarioRepository extends TenantRepository {
   }
 
   /**
-   * A cut-off as the database reads it, with whether it is in the future or before the
-   * period's close.
+   * A cut-off as the database reads it, with whether it is in the future or in the closed
+   * period (at or before the last applied count's cut-off).
    */
   async cutOff(
     db: Queryable,
@@ -329,7 +329,7 @@ export class InventarioRepository extends TenantRepository {
       antes: boolean;
     }>(
       db,
-      `SELECT c.corte, c.corte > now() AS futuro, p.cerrado_hasta, c.corte < p.cerrado_hasta AS antes
+      `SELECT c.corte, c.corte > now() AS futuro, p.cerrado_hasta, c.corte <= p.cerrado_hasta AS antes
          FROM (SELECT coalesce(${instant(1, 2)}, now()) AS corte) c CROSS JOIN inventario_periodo p`,
       [fecCorte, timeZone],
     );

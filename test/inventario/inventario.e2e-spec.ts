@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { authedApi, seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
 import { MENU, seedMenu, tenantApi, type TenantApi } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -348,6 +349,122 @@ describe('inventario: stock from recipes', () => {
     // nothing of the refused purchase stayed
     expect((await api.get('/rpc/report_gastos?year=2026').expect(200)).body).toBeDefined();
     expect((await saldos(api))[PESCADO].cantidad).toBe(0);
+  });
+
+  it('counts a posting dated exactly at the cut-off in the closed period: refused, the count stays true', async () => {
+    const { api } = await fresh();
+    await buy(api, [{ id_mat_prima: PESCADO, cantidad: 10, costo_unitario: 30 }], {
+      fec_compra: '2026-10-20T10:00:00-05:00',
+    });
+    const corte = '2026-11-01T00:00:00-05:00';
+    const counted = await api
+      .post('/inventario/conteos', {
+        fec_corte: corte,
+        lineas: [{ id_mat_prima: PESCADO, contado: 9 }],
+      })
+      .expect(201);
+    await api.post(`/inventario/conteos/${counted.body.id_conteo}/aplicar`).expect(200);
+    // a purchase, waste and another count dated at the cut-off itself fall in the closed period
+    const atCut = await api
+      .post('/rpc/save_compra', {
+        id_proveedor: 1,
+        fec_compra: corte,
+        detalles: [{ id_mat_prima: PESCADO, cantidad: 1, costo_unitario: 30 }],
+      })
+      .expect(409);
+    expect(atCut.body).toMatchObject({
+      code: 'PERIODO_CERRADO',
+      detail: { cerrado_hasta: '2026-11-01T05:00:00.000000Z' },
+    });
+    await api
+      .post('/inventario/mermas', {
+        id_mat_prima: PESCADO,
+        cantidad: 1,
+        motivo: 'x',
+        fec: '2026-11-01T00:00',
+      })
+      .expect(409);
+    const sameCut = await api
+      .post('/inventario/conteos', {
+        fec_corte: corte,
+        lineas: [{ id_mat_prima: PESCADO, contado: 5 }],
+      })
+      .expect(409);
+    expect(sameCut.body.code).toBe('PERIODO_CERRADO');
+    // the ledger up to the cut-off still holds what was counted
+    const upTo = await movimientos(
+      api,
+      `&id_mat_prima=${PESCADO}&hasta=${encodeURIComponent(corte)}`,
+    );
+    expect(upTo.map((m) => [m.tipo, m.cantidad])).toEqual([
+      ['ajuste_conteo', -1],
+      ['compra', 10],
+    ]);
+    // a second later is the next period
+    await buy(api, [{ id_mat_prima: PESCADO, cantidad: 1, costo_unitario: 30 }], {
+      fec_compra: '2026-11-01T00:00:01-05:00',
+    });
+    expect((await saldos(api))[PESCADO].cantidad).toBe(10);
+  });
+
+  it('restores a deleted closed comanda after a count: consumed again at the restore, not refused', async () => {
+    const { api, url } = await fresh();
+    await buy(api, [{ id_mat_prima: PESCADO, cantidad: 10, costo_unitario: 30 }]);
+    const id = await closedCeviche(api);
+    await api.delete(`/comandas/${id}`).expect(200);
+    const conteo = await api
+      .post('/inventario/conteos', { lineas: [{ id_mat_prima: PESCADO, contado: 10 }] })
+      .expect(201);
+    await api.post(`/inventario/conteos/${conteo.body.id_conteo}/aplicar`).expect(200);
+    // the deletion gave the ingredients back before the cut-off; the restore takes them again now
+    await api.put(`/comandas/${id}`, { action: 'restaurar' }).expect(200);
+    expect((await saldos(api))[PESCADO].cantidad).toBe(9.8);
+    const [last] = await movimientos(api, `&id_mat_prima=${PESCADO}`);
+    expect(last).toMatchObject({ tipo: 'consumo_venta', cantidad: -0.2, id_documento: id });
+    const [dated] = await t.dbs.query<{ after: boolean }>(
+      url,
+      `SELECT m.fec > c.fec_corte AS after FROM stock_movimientos m, conteos c
+        WHERE m.id_movimiento = $1 AND c.id_conteo = $2`,
+      [last.id_movimiento, conteo.body.id_conteo],
+    );
+    expect(dated.after).toBe(true);
+  });
+
+  it('applies a count while a change is half way through its postings: it waits, no deadlock', async () => {
+    const { api, url } = await fresh();
+    // none of the materials has a balance row yet, and Pescado's row was edited by the fixture:
+    // the table holds it after Limón and Cebolla, whose ids are higher
+    const draft = await api
+      .post('/inventario/conteos', { lineas: [{ id_mat_prima: LIMON, contado: 0 }] })
+      .expect(201);
+    // a change posting waste of Pescado and then of Cebolla (ascending ids, as every change
+    // posts), caught between the two while the count is applied
+    const waste = (id: number) =>
+      `WITH merma AS (
+         INSERT INTO mermas (id_mat_prima, cantidad, motivo, fec) VALUES (${id}, 1, 'x', now())
+         RETURNING *)
+       SELECT stock_asentar(m.id_mat_prima, 'merma', -m.cantidad, NULL, 'merma', m.id_merma, NULL,
+                            m.fec, NULL, m.motivo)
+         FROM merma m`;
+    const change = new Client({ connectionString: url });
+    await change.connect();
+    try {
+      await change.query('BEGIN');
+      await change.query(waste(PESCADO));
+      const applying = api
+        .post(`/inventario/conteos/${draft.body.id_conteo}/aplicar`)
+        .then((res) => res);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await change.query(waste(CEBOLLA));
+      await change.query('COMMIT');
+      const applied = await applying;
+      expect(applied.status).toBe(200);
+      expect(applied.body.estado).toBe('aplicado');
+    } finally {
+      await change.end();
+    }
+    const s = await saldos(api);
+    expect([s[PESCADO].cantidad, s[LIMON].cantidad, s[CEBOLLA].cantidad]).toEqual([-1, 0, -1]);
   });
 
   it('the database refuses to change or delete a movement', async () => {

@@ -104,7 +104,7 @@ export class ConteoBody {
     example: '2026-11-24T23:30:00-05:00',
     description:
       'The cut-off the counts are of (what the ledger holds up to then is compared); ' +
-      `${INSTANT_DESCRIPTION}. Not in the future, not before the last applied count’s`,
+      `${INSTANT_DESCRIPTION}. Not in the future; after the last applied count’s cut-off`,
   })
   @IsOptional()
   @Validate(IsInstant)

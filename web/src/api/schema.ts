@@ -669,7 +669,7 @@ export interface paths {
      * [switchable, on by default] Record waste: a quantity of a material lost, and why
      * @description Switchable feature `inventario`, on by default on this instance (`FEATURE_INVENTARIO=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_INVENTARIO=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG inventario on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
      *
-     *     Posts a merma movement at the average cost (stock may go negative). Dated before the last applied count’s cut-off: 409 PERIODO_CERRADO.
+     *     Posts a merma movement at the average cost (stock may go negative). Dated at or before the last applied count’s cut-off: 409 PERIODO_CERRADO.
      */
     post: operations['InventarioController_merma_v1'];
     delete?: never;
@@ -743,7 +743,7 @@ export interface paths {
      * [switchable, on by default] Apply a draft: post contado − sistema of each line at its cut-off, and close the period there
      * @description Switchable feature `inventario`, on by default on this instance (`FEATURE_INVENTARIO=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_INVENTARIO=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG inventario on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
      *
-     *     Once: a second apply is 409 CONTEO_NO_BORRADOR. A cut-off before the last applied one: 409 PERIODO_CERRADO.
+     *     Once: a second apply is 409 CONTEO_NO_BORRADOR. A cut-off at or before the last applied one: 409 PERIODO_CERRADO.
      */
     post: operations['InventarioController_applyConteo_v1'];
     delete?: never;
@@ -2771,7 +2771,7 @@ export interface components {
     };
     ConteoBody: {
       /**
-       * @description The cut-off the counts are of (what the ledger holds up to then is compared); An instant (ISO 8601; without an offset, the tenant’s local time); default now. Not in the future, not before the last applied count’s
+       * @description The cut-off the counts are of (what the ledger holds up to then is compared); An instant (ISO 8601; without an offset, the tenant’s local time); default now. Not in the future; after the last applied count’s cut-off
        * @example 2026-11-24T23:30:00-05:00
        */
       fec_corte?: string;
@@ -8006,7 +8006,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `PERIODO_CERRADO` Dated before the last applied count’s cut-off. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `PERIODO_CERRADO` Dated at or before the last applied count’s cut-off. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8229,7 +8229,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `PERIODO_CERRADO` Dated before the last applied count’s cut-off. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `PERIODO_CERRADO` Dated at or before the last applied count’s cut-off. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8580,7 +8580,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `CONTEO_NO_BORRADOR` The count was applied or discarded already; `PERIODO_CERRADO` Dated before the last applied count’s cut-off. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `CONTEO_NO_BORRADOR` The count was applied or discarded already; `PERIODO_CERRADO` Dated at or before the last applied count’s cut-off. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * quantities and money is here, in numeric).
  *
  * - `stock_asentar` posts one movement: it locks the material's balance row, refuses a movement
- *   dated before the last applied count's cut-off (PERIODO_CERRADO), values it (an inflow at its
- *   own cost, moving the average; an outflow at the average, leaving it) and updates the
+ *   dated at or before the last applied count's cut-off (PERIODO_CERRADO), values it (an inflow
+ *   at its own cost, moving the average; an outflow at the average, leaving it) and updates the
  *   balance. Callers post the movements of one change in ascending `id_mat_prima` order, so two
  *   changes never wait on each other's rows in opposite orders.
  * - `inventario_sincronizar_compra` makes the ledger follow a purchase's raw-material lines as they
@@ -64,7 +64,7 @@ const TABLES = `
   );
   INSERT INTO inventario_periodo (id) VALUES (true);
   COMMENT ON TABLE inventario_periodo IS
-    'One row: the cut-off of the last applied count; nothing is posted to the ledger before it';
+    'One row: the cut-off of the last applied count; nothing is posted to the ledger at or before it';
 
   CREATE TABLE stock_saldos (
     id_mat_prima    integer NOT NULL,
@@ -222,8 +222,9 @@ const STOCK_ASENTAR = `
     -- Posts one movement and keeps the material's balance, under the balance row's lock.
     -- An inflow (cantidad > 0) is valued at p_costo (null: the average) and sets the average to
     -- (q0*c0 + q*c)/(q0 + q), or to c when q0 <= 0; an outflow is valued at the average, which
-    -- it leaves as it is. A movement dated before the last applied count's cut-off raises
-    -- P0001 PERIODO_CERRADO (DETAIL: the cut-off).
+    -- it leaves as it is. A movement dated at or before the last applied count's cut-off (the
+    -- closed period includes its cut-off: the count's sistema and the periods of the reports
+    -- count a movement dated there) raises P0001 PERIODO_CERRADO (DETAIL: the cut-off).
     DECLARE
       s        stock_saldos;
       v_corte  timestamptz;
@@ -236,7 +237,7 @@ const STOCK_ASENTAR = `
       SELECT * INTO s FROM stock_saldos WHERE id_mat_prima = p_id_mat_prima FOR UPDATE;
       -- read after the lock: a count applied meanwhile is seen
       SELECT cerrado_hasta INTO v_corte FROM inventario_periodo;
-      IF v_corte IS NOT NULL AND p_fec < v_corte THEN
+      IF v_corte IS NOT NULL AND p_fec <= v_corte THEN
         RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'PERIODO_CERRADO',
           DETAIL = to_char(v_corte AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
       END IF;
@@ -316,15 +317,17 @@ const CONSUMIR_COMANDA = `
   LANGUAGE plpgsql AS $fn$
     -- A closed comanda uses its recipes: each line with a recipe and no live consumption gets
     -- one (consumos_venta), and one consumo_venta movement per ingredient of the recipe as it
-    -- is now (line quantity x recipe quantity), valued at the average cost, dated at the close;
-    -- the line's theoretical cost is the sum of those values. Answers the movements posted.
+    -- is now (line quantity x recipe quantity), valued at the average cost, dated now (a close:
+    -- its fec_cierre, set in the same transaction; a restore of a closed comanda, or a line
+    -- inserted into one: when that happens, like the reversal it follows, never back in a
+    -- period a count has closed); the line's theoretical cost is the sum of those values.
+    -- Answers the movements posted.
     DECLARE
-      v_fec  timestamptz;
+      v_fec  timestamptz := now();
       v_ids  bigint[];
       r      record;
       n      integer := 0;
     BEGIN
-      SELECT coalesce(fec_cierre, now()) INTO v_fec FROM comandas WHERE id_comanda = p_id_comanda;
       WITH nuevos AS (
         INSERT INTO consumos_venta (id_item, id_comanda, id_producto, cantidad, fec)
         SELECT d.id_deta_comanda, d.id_comanda, d.id_producto, d.cantidad, v_fec
@@ -397,15 +400,23 @@ const APLICAR_CONTEO = `
     -- balance row is locked first (a posting waits, then sees the new cut-off), each line's
     -- system quantity at the cut-off is frozen, an ajuste_conteo of contado - sistema is posted
     -- at the cut-off for each line that differs, and the period closes at the cut-off. A cut-off
-    -- before the last applied one raises P0001 PERIODO_CERRADO. Answers the movements posted.
+    -- at or before the last applied one raises P0001 PERIODO_CERRADO. Answers the movements posted.
+    --
+    -- The balance rows are created and locked one material at a time, in ascending id order, as
+    -- stock_asentar does for a posting: a missing row created first for every material, then the
+    -- rows locked, would hold a new row (the table's order is not the ids' once a material is
+    -- edited) while waiting on one a posting holds, and the posting, going on to that new row,
+    -- would wait on the count: a deadlock.
     DECLARE
       v_corte  timestamptz;
       r        record;
       n        integer := 0;
     BEGIN
       SELECT fec_corte INTO v_corte FROM conteos WHERE id_conteo = p_id_conteo;
-      INSERT INTO stock_saldos (id_mat_prima) SELECT id_mat_prima FROM mate_primas ON CONFLICT DO NOTHING;
-      PERFORM 1 FROM stock_saldos ORDER BY id_mat_prima FOR UPDATE;
+      FOR r IN SELECT id_mat_prima FROM mate_primas ORDER BY id_mat_prima LOOP
+        INSERT INTO stock_saldos (id_mat_prima) VALUES (r.id_mat_prima) ON CONFLICT DO NOTHING;
+        PERFORM 1 FROM stock_saldos WHERE id_mat_prima = r.id_mat_prima FOR UPDATE;
+      END LOOP;
       PERFORM 1 FROM inventario_periodo FOR UPDATE;
       UPDATE conteo_lineas l
          SET sistema = coalesce((SELECT sum(m.cantidad) FROM stock_movimientos m
@@ -423,7 +434,7 @@ const APLICAR_CONTEO = `
       END LOOP;
       IF n = 0 THEN
         -- nothing posted: the period check of stock_asentar did not run
-        PERFORM 1 FROM inventario_periodo WHERE cerrado_hasta > v_corte;
+        PERFORM 1 FROM inventario_periodo WHERE cerrado_hasta >= v_corte;
         IF FOUND THEN
           RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'PERIODO_CERRADO',
             DETAIL = (SELECT to_char(cerrado_hasta AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
