@@ -223,7 +223,8 @@ BEGIN
     IF r.orden = 1 THEN
       PERFORM inventario_sincronizar_compra(r.id::integer);
     ELSIF r.orden = 2 THEN
-      PERFORM inventario_consumir_comanda(r.id, (SELECT id_usuario FROM comandas WHERE id_comanda = r.id));
+      PERFORM inventario_consumir_comanda(r.id, (SELECT id_usuario FROM comandas WHERE id_comanda = r.id),
+                                          r.fec);
     ELSIF r.orden = 3 THEN
       PERFORM stock_asentar(w.id_mat_prima, 'merma', -w.cantidad, NULL, 'merma', w.id_merma, NULL,
                             w.fec, w.id_usuario, w.motivo)

@@ -34,7 +34,7 @@ export class Inventario1765000000000 implements MigrationInterface {
     await queryRunner.query(`
       DROP FUNCTION inventario_aplicar_conteo(bigint, integer);
       DROP FUNCTION inventario_revertir_comanda(bigint, integer);
-      DROP FUNCTION inventario_consumir_comanda(bigint, integer);
+      DROP FUNCTION inventario_consumir_comanda(bigint, integer, timestamptz);
       DROP FUNCTION inventario_sincronizar_compra(integer);
       DROP FUNCTION stock_asentar(integer, text, numeric, numeric, text, bigint, bigint, timestamptz, integer, text);
       DROP TABLE conteo_lineas;
@@ -312,7 +312,8 @@ const SINCRONIZAR_COMPRA = `
 `;
 
 const CONSUMIR_COMANDA = `
-  CREATE FUNCTION inventario_consumir_comanda(p_id_comanda bigint, p_id_usuario integer)
+  CREATE FUNCTION inventario_consumir_comanda(p_id_comanda bigint, p_id_usuario integer,
+                                              p_fec timestamptz DEFAULT now())
   RETURNS integer
   LANGUAGE plpgsql AS $fn$
     -- A closed comanda uses its recipes: each line with a recipe and no live consumption gets
@@ -321,9 +322,10 @@ const CONSUMIR_COMANDA = `
     -- its fec_cierre, set in the same transaction; a restore of a closed comanda, or a line
     -- inserted into one: when that happens, like the reversal it follows, never back in a
     -- period a count has closed); the line's theoretical cost is the sum of those values.
-    -- Answers the movements posted.
+    -- p_fec is for a replay of past closes (the demo's build), in time order. Answers the
+    -- movements posted.
     DECLARE
-      v_fec  timestamptz := now();
+      v_fec  timestamptz := p_fec;
       v_ids  bigint[];
       r      record;
       n      integer := 0;
