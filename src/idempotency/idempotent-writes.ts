@@ -18,6 +18,7 @@ import {
   parseIdempotencyKey,
   REPLAYED_HEADER,
 } from './idempotency-key';
+import type { Queryable } from '../database/sql';
 import { IdempotencyRepository, type StoredAnswer } from './idempotency.repository';
 
 type IdempotentRequest = RequestWithUser & { id?: unknown };
@@ -171,7 +172,9 @@ export class IdempotentWrites {
         location: typeof location === 'string' ? location : null,
       });
       await runner.commitTransaction();
-      await this.purgeNow();
+      // on the connection this write holds: a new tenant's pool starts at one connection, so
+      // asking the pool for another here would wait for this one to be released
+      await this.purgeNow(tx);
       return result;
     } finally {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
@@ -213,13 +216,13 @@ export class IdempotentWrites {
    * Purges the tenant's expired keys when this instance has not for PURGE_EVERY_MS. The write
    * is committed already: a failed purge is logged, and the next write tries again.
    */
-  private async purgeNow(): Promise<void> {
+  private async purgeNow(db: Queryable): Promise<void> {
     const slug = this.tenant.tenant.slug;
     const now = Date.now();
     if (now - (this.purgedAt.get(slug) ?? 0) < PURGE_EVERY_MS) return;
     this.purgedAt.set(slug, now);
     try {
-      const purged = await this.repository.purgeExpired();
+      const purged = await this.repository.purgeExpired(db);
       if (purged > 0) this.logger.info({ purged }, 'expired idempotency keys purged');
     } catch (error) {
       this.purgedAt.delete(slug);

@@ -295,6 +295,27 @@ describe('floor operations', () => {
       expect(again.body.id_comanda).not.toBe(first.body.id_comanda);
     });
 
+    it('the first keyed write of a tenant purges the expired keys on its own connection', async () => {
+      // a new tenant's pool has one connection, held by the write until it answers: a purge
+      // asking the pool for another would wait for it, time out and leave the keys behind
+      await t.dbs.createTenant('purga');
+      await seedMenu(t.dbs, 'purga');
+      await t.dbs.query(
+        t.dbs.tenantUrl('purga'),
+        `INSERT INTO idempotencia (clave, id_usuario, huella, metodo, ruta, estado_http,
+                                   fec_registro, fec_expira)
+         VALUES ('vieja', 0, 'x', 'POST', '/api/v1/comandas', 201,
+                 now() - interval '2 days', now() - interval '1 day')`,
+      );
+      const res = await send('post', '/comandas', body, { 'Idempotency-Key': 'nueva' }, 'purga');
+      expect(res.status).toBe(201);
+      const claves = await t.dbs.query<{ clave: string }>(
+        t.dbs.tenantUrl('purga'),
+        'SELECT clave FROM idempotencia ORDER BY clave',
+      );
+      expect(claves.map((k) => k.clave)).toEqual(['nueva']);
+    });
+
     it('a request refused before its handler runs (validation) stores nothing under its key', async () => {
       const key = { 'Idempotency-Key': 'corregida' };
       const invalid = await send('post', '/comandas', { id_mesa: 'dos' }, key);
