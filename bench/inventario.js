@@ -13,10 +13,12 @@
 //     2 to 6 a comanda, from 11:00 to 23:15 every day of the 365 before today; a purchase of
 //     every material each week (the week's use + 3 %, the first one two weeks'), waste every third
 //     day, a count of every material on the 1st of each month (1 % less on the shelf than the
-//     book), all posted day by day in time order by the migration's functions
-//     (inventario_sincronizar_compra, stock_asentar, inventario_aplicar_conteo,
-//     inventario_consumir_comanda per comanda, in order of close): the ledger the service would
-//     have written, each day its own transaction;
+//     book), all posted day by day in time order, each day its own transaction, by the
+//     migration's functions (inventario_aplicar_conteo, inventario_sincronizar_compra,
+//     stock_asentar), the day's closes in one statement that writes what
+//     inventario_consumir_comanda per comanda in order of close would (DAY_FUNCTION;
+//     BENCH_INVENTARIO_SEED=functions calls it per comanda instead, about five times slower):
+//     the ledger the service would have written;
 //   - BENCH_INVENTARIO_COMANDAS (20,000) open comandas of 4 lines, 4 different dishes of 5 raw
 //     materials each (a close posts 4 consumptions and 20 movements), and a purchase today of
 //     what they will use (+20 %): the stock stays positive through the runs.
@@ -28,7 +30,7 @@
 //    least 0.80 of those with it off; the ratio of each round and their median. Around each
 //    run, the CPU time of the service's process and of its PostgreSQL sessions on that tenant
 //    (/proc, by application_name) per close, and (track_functions) the time PostgreSQL spent in
-//    inventario_consumir_comanda and stock_asentar per close. Afterwards every comanda a
+//    inventario_consumir_comanda and the calls of stock_asentar per close. Afterwards every comanda a
 //    request was sent for is closed or untouched, the closed ones on inv_on have 4 live
 //    consumptions and 20 movements each and those on inv_off none, and inv_on's balances are
 //    the sums of its ledger.
@@ -85,7 +87,7 @@ const TARGET_P50_MS = 500;
  * inventario_consumir_comanda called per comanda in order of close would write (a consumption per
  * line with a recipe, a consumo_venta per ingredient valued at the average cost, the running
  * balance, the line's theoretical cost, the balances): the same ledger, since nothing comes in
- * between two closes of a day and an outflow leaves the average as it was, and ten times faster.
+ * between two closes of a day and an outflow leaves the average as it was; five times faster.
  */
 const DAY_FUNCTION = `
   CREATE FUNCTION pg_temp.bench_inventario_dia(
