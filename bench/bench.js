@@ -15,14 +15,17 @@
 //    staff sign-in on a third service with AUTH_MODE=jwt (bench/sign-in.js: one sign-in's time,
 //    and a burst of them against another route's latency), money on a fourth service and a
 //    baseline of its own with FEATURE_COBROS=true (bench/cobros.js: pay-and-close against the
-//    baseline, the X and the Z of a session of 5,000 payments), and a cold and a warm start of
-//    the service.
+//    baseline, the X and the Z of a session of 5,000 payments), stock on a fifth service
+//    (bench/inventario.js: closes of two tenants of the same shape with the feature inventario
+//    off and on, the consumption report over 100,000 closed lines), and a cold and a warm start
+//    of the service.
 // Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
 // connections exceeded the configured cap, a stream subscriber missed an event, a sign-in
-// failed or the money stage's answers were not as they must be. BENCH_PROFILE=1 also writes a
-// CPU profile of the service under the detail and list load and prints where its time goes;
-// BENCH_STREAM=0 leaves the live stream out, BENCH_SIGN_IN=0 the sign-in stage (alone: npm run
-// bench:sign-in), BENCH_COBROS=0 the money stage (alone: npm run bench:cobros).
+// failed or the money or stock stages' answers were not as they must be. BENCH_PROFILE=1 also
+// writes a CPU profile of the service under the detail and list load and prints where its time
+// goes; BENCH_STREAM=0 leaves the live stream out, BENCH_SIGN_IN=0 the sign-in stage (alone:
+// npm run bench:sign-in), BENCH_COBROS=0 the money stage (alone: npm run bench:cobros),
+// BENCH_INVENTARIO=0 the stock stage (alone: npm run bench:inventario).
 require('reflect-metadata');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
@@ -38,6 +41,7 @@ const { pacedLoad } = require('./support/paced-load');
 const stream = require('./stream');
 const signIn = require('./sign-in');
 const cobros = require('./cobros');
+const inventario = require('./inventario');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -53,6 +57,7 @@ const PROFILE = env.BENCH_PROFILE === '1';
 const STREAM = env.BENCH_STREAM !== '0';
 const SIGN_IN = env.BENCH_SIGN_IN !== '0';
 const COBROS = env.BENCH_COBROS !== '0';
+const INVENTARIO = env.BENCH_INVENTARIO !== '0';
 const PREFIX = 'comandas_bench_';
 const TIME_ZONE = 'America/Lima';
 const MAX_CONNECTIONS = 320; // of the embedded server
@@ -517,6 +522,36 @@ async function main() {
       stoppers.length = 0;
     }
 
+    // stock: two tenants of their own (inventario off and on, cobros off), a service of its own
+    // with the pools of the first service
+    let stock;
+    if (INVENTARIO) {
+      const provisioned = await inventario.provisionTenants({
+        serverUrl,
+        cliEnv,
+        prefix: PREFIX,
+        timeZone: TIME_ZONE,
+      });
+      progress(
+        `inventario tenants ready: ${fmt(provisioned.seeded.counts.movimientos)} movements posted in ${fmt(provisioned.seeded.postMs / 1000, 1)} s`,
+      );
+      const stockService = await inventario.startService({
+        work,
+        cliEnv,
+        serviceConfig,
+        poolMax: tenantPool,
+      });
+      stoppers.push(stockService.stop);
+      stock = await inventario.inventarioBench({
+        service: stockService,
+        provisioned: { ...provisioned, timeZone: TIME_ZONE },
+      });
+      progress(inventario.progressLine(stock, fmt));
+      if (stock.failed) failed = true;
+      await stockService.stop();
+      stoppers.length = 0;
+    }
+
     const startup = await startupTimes(work);
 
     console.log(
@@ -581,6 +616,7 @@ async function main() {
     if (live) console.log(stream.report(live, fmt));
     if (signIns) console.log(signIn.report(signIns, fmt));
     if (money) console.log(cobros.report(money, fmt));
+    if (stock) console.log(inventario.report(stock, fmt));
     console.log(`\nThe bench took ${fmt((Date.now() - benchStarted) / 60_000, 1)} min.`);
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
@@ -591,7 +627,7 @@ async function main() {
     }
     if (failed) {
       console.error(
-        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money request wrongly.',
+        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money or stock request wrongly.',
       );
       process.exitCode = 1;
     }

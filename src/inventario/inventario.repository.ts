@@ -113,6 +113,13 @@ export interface ConsumoTotalesRow {
   food_cost_real_pct: Cantidad | null;
 }
 
+/** A row of the consumption report: the period's totals, with a material or alone. */
+type ConsumoRow = ConsumoTotalesRow &
+  (ConsumoMaterialRow | { [K in keyof ConsumoMaterialRow]: null });
+
+const movedMaterial = (row: ConsumoRow): row is ConsumoTotalesRow & ConsumoMaterialRow =>
+  row.id_mat_prima !== null;
+
 export interface ProductoCostoRow {
   id_producto: number;
   nombre: string;
@@ -473,51 +480,49 @@ export class InventarioRepository extends TenantRepository {
 
   // ---- reports ----
 
-  /** The default start of the consumption report: the last applied cut-off before `hasta`. */
+  /**
+   * The consumption report of a period, in one statement that reads the period's movements once
+   * (per material and type; the materials' figures and the period's costs are both sums of
+   * those). The period's bounds are worked out once (a materialized CTE, read by the scan as
+   * parameters): `hasta` defaults to now, `desde` to the last applied cut-off before `hasta`,
+   * else 30 days before it. Its rows: the period's totals, each with one material that moved
+   * in it (ordered by name), or alone (the material's columns null) when none did.
+   */
   async consumo(
     desde: string | null,
     hasta: string | null,
     timeZone: string,
   ): Promise<{ totales: ConsumoTotalesRow; materiales: ConsumoMaterialRow[] }> {
-    const range = `
-      WITH r0 AS (SELECT coalesce(${bound(2, 3, true)}, now()) AS hasta),
-      r AS (
-        SELECT coalesce(${bound(1, 3, false)},
-                        (SELECT max(c.fec_corte) FROM conteos c
-                          WHERE c.estado = 'aplicado' AND c.fec_corte < r0.hasta),
-                        r0.hasta - interval '30 days') AS desde, r0.hasta
-          FROM r0)`;
-    const materiales = await this.db.query<ConsumoMaterialRow[]>(
-      `${range},
-       m AS (
-         SELECT m.id_mat_prima,
-                -sum(m.cantidad) FILTER (WHERE m.tipo IN ('consumo_venta', 'reverso_consumo')) AS tc,
-                -sum(m.valor) FILTER (WHERE m.tipo IN ('consumo_venta', 'reverso_consumo')) AS tv,
-                -sum(m.cantidad) FILTER (WHERE m.tipo = 'merma') AS mc,
-                -sum(m.valor) FILTER (WHERE m.tipo = 'merma') AS mv,
-                sum(m.cantidad) FILTER (WHERE m.tipo = 'ajuste_conteo') AS ac,
-                sum(m.valor) FILTER (WHERE m.tipo = 'ajuste_conteo') AS av
-           FROM stock_movimientos m, r
-          WHERE m.fec > r.desde AND m.fec <= r.hasta
-          GROUP BY m.id_mat_prima),
+    const rows = await this.db.query<ConsumoRow[]>(
+      `WITH r0 AS (SELECT coalesce(${bound(2, 3, true)}, now()) AS hasta),
+       r AS MATERIALIZED (
+         SELECT coalesce(${bound(1, 3, false)},
+                         (SELECT max(c.fec_corte) FROM conteos c
+                           WHERE c.estado = 'aplicado' AND c.fec_corte < r0.hasta),
+                         r0.hasta - interval '30 days') AS desde, r0.hasta
+           FROM r0),
+       g AS (
+         SELECT m.id_mat_prima, m.tipo, sum(m.cantidad) AS q, sum(m.valor) AS v
+           FROM stock_movimientos m
+          WHERE m.fec > (SELECT desde FROM r) AND m.fec <= (SELECT hasta FROM r)
+            AND m.tipo IN ('consumo_venta', 'reverso_consumo', 'merma', 'ajuste_conteo')
+          GROUP BY m.id_mat_prima, m.tipo),
        z AS (
-         SELECT id_mat_prima, coalesce(tc, 0) AS tc, coalesce(tv, 0) AS tv, coalesce(mc, 0) AS mc,
-                coalesce(mv, 0) AS mv, coalesce(ac, 0) AS ac, coalesce(av, 0) AS av
-           FROM m)
-       SELECT z.id_mat_prima, mp.nombre, mp.unidad,
-              z.tc AS teorico_cantidad, round(z.tv, 2) AS teorico_valor,
-              z.mc AS merma_cantidad, round(z.mv, 2) AS merma_valor,
-              z.ac AS ajuste_cantidad, round(z.av, 2) AS ajuste_valor,
-              z.tc + z.mc - z.ac AS real_cantidad, round(z.tv + z.mv - z.av, 2) AS real_valor,
-              z.mc - z.ac AS varianza_cantidad, round(z.mv - z.av, 2) AS varianza_valor
-         FROM z JOIN mate_primas mp ON mp.id_mat_prima = z.id_mat_prima
-        WHERE z.tc <> 0 OR z.mc <> 0 OR z.ac <> 0
-        ORDER BY mp.nombre, z.id_mat_prima`,
-      [desde, hasta, timeZone],
-    );
-    const totales = await firstRow<ConsumoTotalesRow>(
-      this.db,
-      `${range},
+         SELECT id_mat_prima,
+                coalesce(-sum(q) FILTER (WHERE tipo IN ('consumo_venta', 'reverso_consumo')), 0) AS tc,
+                coalesce(-sum(v) FILTER (WHERE tipo IN ('consumo_venta', 'reverso_consumo')), 0) AS tv,
+                coalesce(-sum(q) FILTER (WHERE tipo = 'merma'), 0) AS mc,
+                coalesce(-sum(v) FILTER (WHERE tipo = 'merma'), 0) AS mv,
+                coalesce(sum(q) FILTER (WHERE tipo = 'ajuste_conteo'), 0) AS ac,
+                coalesce(sum(v) FILTER (WHERE tipo = 'ajuste_conteo'), 0) AS av
+           FROM g
+          GROUP BY id_mat_prima),
+       -- the IGV rate in force on each day (the one of the latest vigente_desde on or before it)
+       tasas AS (
+         SELECT t.tasa, t.vigente_desde AS desde,
+                lead(t.vigente_desde) OVER (ORDER BY t.vigente_desde) AS hasta
+           FROM tasas_igv t),
+       k AS (SELECT coalesce(sum(z.tv), 0) AS teorico, coalesce(sum(z.tv + z.mv - z.av), 0) AS real FROM z),
        v AS (
          SELECT count(*) AS comandas,
                 coalesce(sum(round(
@@ -525,29 +530,33 @@ export class InventarioRepository extends TenantRepository {
                                WHEN 'porcentaje' THEN round(c.total * cc.descuento_valor / 100, 2)
                                WHEN 'monto' THEN least(cc.descuento_valor, c.total)
                                ELSE 0 END)
-                  / (1 + coalesce(cc.tasa_igv,
-                                  (SELECT t.tasa FROM tasas_igv t
-                                    WHERE t.vigente_desde <= (c.fec_cierre AT TIME ZONE $3)::date
-                                    ORDER BY t.vigente_desde DESC LIMIT 1), 0)), 2)), 0) AS ventas_netas
+                  / (1 + coalesce(cc.tasa_igv, ti.tasa, 0)), 2)), 0) AS ventas_netas
            FROM comandas c
            LEFT JOIN cuentas_comanda cc ON cc.id_comanda = c.id_comanda
-           CROSS JOIN r
+           LEFT JOIN tasas ti ON (c.fec_cierre AT TIME ZONE $3)::date >= ti.desde
+                             AND ((c.fec_cierre AT TIME ZONE $3)::date < ti.hasta OR ti.hasta IS NULL)
           WHERE c.estado = 'cerrada' AND NOT c.eliminada
-            AND c.fec_cierre > r.desde AND c.fec_cierre <= r.hasta),
-       k AS (
-         SELECT coalesce(-sum(m.valor) FILTER (WHERE m.tipo IN ('consumo_venta', 'reverso_consumo')), 0) AS teorico,
-                coalesce(-sum(m.valor) FILTER (WHERE m.tipo IN ('consumo_venta', 'reverso_consumo', 'merma', 'ajuste_conteo')), 0) AS real
-           FROM stock_movimientos m, r
-          WHERE m.fec > r.desde AND m.fec <= r.hasta
-            AND m.tipo IN ('consumo_venta', 'reverso_consumo', 'merma', 'ajuste_conteo'))
-       SELECT r.desde, r.hasta, v.comandas::text, v.ventas_netas,
-              round(k.teorico, 2) AS costo_teorico, round(k.real, 2) AS costo_real,
-              CASE WHEN v.ventas_netas > 0 THEN round(k.teorico * 100 / v.ventas_netas, 2) END AS food_cost_teorico_pct,
-              CASE WHEN v.ventas_netas > 0 THEN round(k.real * 100 / v.ventas_netas, 2) END AS food_cost_real_pct
-         FROM r, v, k`,
+            AND c.fec_cierre > (SELECT desde FROM r) AND c.fec_cierre <= (SELECT hasta FROM r)),
+       t AS (
+         SELECT r.desde, r.hasta, v.comandas::text, v.ventas_netas,
+                round(k.teorico, 2) AS costo_teorico, round(k.real, 2) AS costo_real,
+                CASE WHEN v.ventas_netas > 0 THEN round(k.teorico * 100 / v.ventas_netas, 2) END AS food_cost_teorico_pct,
+                CASE WHEN v.ventas_netas > 0 THEN round(k.real * 100 / v.ventas_netas, 2) END AS food_cost_real_pct
+           FROM r, v, k),
+       x AS (
+         SELECT z.id_mat_prima, mp.nombre, mp.unidad,
+                z.tc AS teorico_cantidad, round(z.tv, 2) AS teorico_valor,
+                z.mc AS merma_cantidad, round(z.mv, 2) AS merma_valor,
+                z.ac AS ajuste_cantidad, round(z.av, 2) AS ajuste_valor,
+                z.tc + z.mc - z.ac AS real_cantidad, round(z.tv + z.mv - z.av, 2) AS real_valor,
+                z.mc - z.ac AS varianza_cantidad, round(z.mv - z.av, 2) AS varianza_valor
+           FROM z JOIN mate_primas mp ON mp.id_mat_prima = z.id_mat_prima
+          WHERE z.tc <> 0 OR z.mc <> 0 OR z.ac <> 0)
+       SELECT t.*, x.* FROM t LEFT JOIN x ON true
+        ORDER BY x.nombre, x.id_mat_prima`,
       [desde, hasta, timeZone],
     );
-    return { totales: totales!, materiales };
+    return { totales: rows[0], materiales: rows.filter(movedMaterial) };
   }
 
   /** A product's recipe cost at today's average costs, against its price without IGV. */
