@@ -20,6 +20,7 @@ import {
   ConsumoDto,
   ConteoDto,
   ConteoResumenDto,
+  MaterialDto,
   MovimientoStockDto,
   ProductoCostoDto,
   SaldoDto,
@@ -60,6 +61,19 @@ export class InventarioController {
   @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
   saldos() {
     return this.inventario.saldos();
+  }
+
+  @Get('inventario/materiales')
+  @RequirePermission('inventario:waste')
+  @ApiOperation({
+    summary: 'The raw materials by name, to record waste of one (no stock, no cost)',
+    description:
+      'For whoever records waste (inventario:waste): the kitchen picks the material by its name without reading the stock or its value.',
+  })
+  @ApiOkResponse({ type: [MaterialDto], description: 'By name' })
+  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  materiales() {
+    return this.inventario.materiales();
   }
 
   @Get('inventario/movimientos')

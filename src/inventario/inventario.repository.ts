@@ -3,7 +3,7 @@ import { pgErrorInfo } from '../common/errors/pg-error.translator';
 import { firstRow, type Queryable } from '../database/sql';
 import { TenantRepository } from '../tenancy/tenant-repository';
 import type { ConteoEstado, MovimientoTipo } from './dto/inventario-input.dto';
-import type { MovimientoOrigen, Unidad } from './dto/inventario-output.dto';
+import type { MaterialDto, MovimientoOrigen, Unidad } from './dto/inventario-output.dto';
 import { periodoCerrado } from './inventario.errors';
 
 /** A quantity or an amount as PostgreSQL computed it: numeric text, never a float here. */
@@ -208,6 +208,13 @@ export class InventarioRepository extends TenantRepository {
   }
 
   // ---- balances and movements ----
+
+  /** Every material by name: what waste is recorded of (no stock, no cost). */
+  materiales(db: Queryable = this.db): Promise<MaterialDto[]> {
+    return db.query<MaterialDto[]>(
+      `SELECT id_mat_prima, nombre, unidad, activo FROM mate_primas ORDER BY nombre, id_mat_prima`,
+    );
+  }
 
   saldos(db: Queryable = this.db): Promise<SaldoRow[]> {
     return db.query<SaldoRow[]>(

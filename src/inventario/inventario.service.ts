@@ -111,6 +111,10 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
 
   // ---- reads ----
 
+  materiales() {
+    return this.repository.materiales();
+  }
+
   async saldos() {
     return (await this.repository.saldos()).map((row) => toSaldo(row, this.timeZone));
   }

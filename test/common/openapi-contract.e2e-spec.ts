@@ -110,6 +110,7 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
 /** The stock's routes (material 1 of the tenant: Pescado). */
 async function sweepInventario(s: ContractSweep): Promise<void> {
   await s.call(200, 'get', '/inventario');
+  await s.call(200, 'get', '/inventario/materiales');
   await s.call(200, 'get', '/inventario/movimientos?id_mat_prima=1&desde=2026-01-01');
   await s.call(400, 'get', '/inventario/movimientos?tipo=robo');
   await s.call(201, 'post', '/inventario/mermas', {

@@ -616,6 +616,14 @@ describe('inventario with AUTH_MODE=jwt: who reads, counts and records waste', (
     await cajero
       .post('/inventario/mermas', { id_mat_prima: 1, cantidad: 0.2, motivo: 'x' })
       .expect(403);
+    // the kitchen picks what it throws away by name, without the stock or its value
+    const materiales = await cocina.get('/inventario/materiales').expect(200);
+    expect(materiales.body).toEqual([
+      { id_mat_prima: 1, nombre: 'Pescado', unidad: 'kg', activo: true },
+    ]);
+    await admin.get('/inventario/materiales').expect(200);
+    await cajero.get('/inventario/materiales').expect(403);
+    await mozo.get('/inventario/materiales').expect(403);
     await cajero
       .post('/inventario/conteos', { lineas: [{ id_mat_prima: 1, contado: 0 }] })
       .expect(403);

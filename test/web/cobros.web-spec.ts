@@ -83,10 +83,10 @@ describe('Cobrar and the Caja screen', () => {
   let idSesion: number;
 
   beforeAll(async () => {
-    // every screen on: the admin's header holds its most (six tabs, the user, two buttons)
+    // every screen on: the admin's header holds its most (seven tabs, the user, two buttons)
     server = await startServer({
       auth: true,
-      features: { cobros: true, genericTables: true, rpc: true },
+      features: { cobros: true, genericTables: true, rpc: true, inventario: true },
     });
     await server.dbs.query(
       server.dbs.tenantUrl(server.tenant),
@@ -582,6 +582,7 @@ describe('Cobrar and the Caja screen', () => {
       'Caja',
       'Reservas',
       'Historial',
+      'Inventario',
       'Tablas',
       'Asistencia',
     ]);

@@ -6,17 +6,19 @@ import { Tables } from './screens/tables';
 import { Attendance } from './screens/attendance';
 import { Reservas } from './screens/reservas';
 import { Caja } from './screens/caja';
+import { Inventario } from './screens/inventario';
 import { SessionContext, type SessionState } from './session';
 import { Credentials, SignIn } from './sign-in';
 import { hasExpired, isUnauthenticated, SESSION_ENDED } from './sign-in-rules';
 
-type Screen = 'sala' | 'caja' | 'reservas' | 'historial' | 'tablas' | 'asistencia';
+type Screen = 'sala' | 'caja' | 'reservas' | 'historial' | 'inventario' | 'tablas' | 'asistencia';
 
 const SCREENS: { id: Screen; label: string }[] = [
   { id: 'sala', label: 'Sala' },
   { id: 'caja', label: 'Caja' },
   { id: 'reservas', label: 'Reservas' },
   { id: 'historial', label: 'Historial' },
+  { id: 'inventario', label: 'Inventario' },
   { id: 'tablas', label: 'Tablas' },
   { id: 'asistencia', label: 'Asistencia' },
 ];
@@ -102,6 +104,11 @@ export function App() {
       // the tills are read and worked with caja:operate (GET /me), like "Abrir comanda" follows
       // comandas:write: a waiter or the kitchen has no Caja to look at
       (s.id !== 'caja' || (state.tenant.features?.cobros && state.can('caja:operate'))) &&
+      // the stock is read with inventario:read; the kitchen, who only records waste
+      // (inventario:waste), gets the screen with the waste form alone
+      (s.id !== 'inventario' ||
+        (state.tenant.features?.inventario &&
+          (state.can('inventario:read') || state.can('inventario:waste')))) &&
       (s.id !== 'tablas' || state.tenant.features?.genericTables) &&
       (s.id !== 'asistencia' || state.tenant.features?.rpc),
   );
@@ -156,6 +163,7 @@ export function App() {
         {current === 'caja' && <Caja />}
         {current === 'reservas' && <Reservas />}
         {current === 'historial' && <History />}
+        {current === 'inventario' && <Inventario />}
         {current === 'tablas' && <Tables />}
         {current === 'asistencia' && <Attendance />}
       </main>

@@ -15,6 +15,17 @@ export type MovimientoOrigen = (typeof MOVIMIENTO_ORIGENES)[number];
 export const CONTEO_ACTIONS = ['editar', 'aplicar', 'descartar'] as const;
 export type ConteoAction = (typeof CONTEO_ACTIONS)[number];
 
+/**
+ * A raw material as waste is recorded of it: its name and unidad, no stock and no cost (the
+ * kitchen records waste without reading the stock).
+ */
+export class MaterialDto {
+  @ApiProperty({ example: 3 }) id_mat_prima!: number;
+  @ApiProperty({ example: 'Pescado (corvina)' }) nombre!: string;
+  @ApiProperty({ enum: UNIDADES }) unidad!: Unidad;
+  @ApiProperty({ example: true }) activo!: boolean;
+}
+
 /** A material's stock: the sums of its movements and its moving-average cost. */
 export class SaldoDto {
   @ApiProperty({ example: 3 }) id_mat_prima!: number;

@@ -634,6 +634,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/inventario/materiales': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The raw materials by name, to record waste of one (no stock, no cost)
+     * @description Switchable feature `inventario`, on by default on this instance (`FEATURE_INVENTARIO=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_INVENTARIO=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG inventario on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     For whoever records waste (inventario:waste): the kitchen picks the material by its name without reading the stock or its value.
+     */
+    get: operations['InventarioController_materiales_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/inventario/movimientos': {
     parameters: {
       query?: never;
@@ -2656,6 +2678,16 @@ export interface components {
        * @example 2026-11-24T21:10:00-05:00
        */
       ultimo_movimiento: string | null;
+    };
+    MaterialDto: {
+      /** @example 3 */
+      id_mat_prima: number;
+      /** @example Pescado (corvina) */
+      nombre: string;
+      /** @enum {string} */
+      unidad: 'kg' | 'g' | 'l' | 'ml' | 'unidad';
+      /** @example true */
+      activo: boolean;
     };
     MovimientoStockDto: {
       /** @example 1042 */
@@ -7767,6 +7799,90 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SaldoDto'][];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  InventarioController_materiales_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By name */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MaterialDto'][];
         };
       };
       /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
