@@ -15,7 +15,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   are now: a line without its `compra` movement gets one, a movement whose line is gone gets
  *   its `reverso_compra` (dated like the movement it undoes).
  * - `inventario_consumir_comanda` / `inventario_revertir_comanda`: the consumption of a closed
- *   comanda's lines from their recipes as they are at that moment, and its reversal.
+ *   comanda's lines from their recipes as they are at that moment, and its reversal. They run on
+ *   every close and reopen, so they write what `stock_asentar` would post for each movement
+ *   set-based, in a few statements (the same rows, values, running balances, lock order and
+ *   period check).
  */
 export class Inventario1765000000000 implements MigrationInterface {
   name = 'Inventario1765000000000';
