@@ -206,6 +206,18 @@ async function seedInventario(
     today,
     timeZone,
   });
+  // The demo data now brings its own year of ledger (its closes consumed, its restock purchases,
+  // waste and month-end counts that close the period up to last month): the history below is
+  // the ledger here, posted from a book that starts empty, so the demo's is taken out (the
+  // append-only trigger set aside for it, in this bench database only). Its restock purchases
+  // stay as rows, never posted, like the demo's other purchases.
+  await client.query(`
+    ALTER TABLE stock_movimientos DISABLE TRIGGER tg_stock_movimientos_sin_truncate;
+    TRUNCATE stock_movimientos, stock_saldos, consumos_venta, mermas, conteo_lineas, conteos;
+    ALTER TABLE stock_movimientos ENABLE TRIGGER tg_stock_movimientos_sin_truncate;
+    UPDATE inventario_periodo SET cerrado_hasta = NULL;
+    UPDATE mate_primas SET stock_minimo = NULL;
+  `);
   const {
     rows: [before],
   } = await client.query(

@@ -36,6 +36,18 @@ export interface ComandaExtension {
     action: ComandaAction,
     actor: Actor,
   ): Promise<void>;
+  /**
+   * The move's last writes, after its audit entry and the answer's read, right before the
+   * commit: for effects that lock rows every change of the tenant shares (the stock's balance
+   * rows), so that those locks are held for as short a time as possible. They must not change
+   * what the answer shows; a refusal here still refuses the whole move.
+   */
+  beforeCommit?(
+    tx: Queryable,
+    after: LockedComanda,
+    action: ComandaAction,
+    actor: Actor,
+  ): Promise<void>;
   /** The fields the comanda's detail gains (read on `db`, a transaction, when given). */
   detail?(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined>;
 }
@@ -75,6 +87,15 @@ export class ComandaExtensions {
     actor: Actor,
   ): Promise<void> {
     for (const e of this.extensions) await e.afterTransition?.(tx, after, action, actor);
+  }
+
+  async beforeCommit(
+    tx: Queryable,
+    after: LockedComanda,
+    action: ComandaAction,
+    actor: Actor,
+  ): Promise<void> {
+    for (const e of this.extensions) await e.beforeCommit?.(tx, after, action, actor);
   }
 
   async detail(id: number, db?: Queryable): Promise<Partial<ComandaDetail>> {

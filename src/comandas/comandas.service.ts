@@ -418,13 +418,21 @@ export class ComandasService {
       await this.extensions.beforeTransition(tx, before, action, body, actor);
       const after = await this.repository.applyChange(tx, id, move);
       await this.extensions.afterTransition(tx, after, action, actor);
-      return { after, antes: snapshot(before), despues: snapshot(after), motivo, actor };
+      return {
+        after,
+        antes: snapshot(before),
+        despues: snapshot(after),
+        motivo,
+        actor,
+        beforeCommit: () => this.extensions.beforeCommit(tx, after, action, actor),
+      };
     });
   }
 
   /**
    * The frame of every change: lock the row, check the version (If-Match) and the state
-   * machine, apply, record the audit event, answer the new detail: all in one transaction.
+   * machine, apply, record the audit event, read the new detail (the answer), then the
+   * extensions' last writes (beforeCommit): all in one transaction.
    */
   private async change(
     id: number,
@@ -439,6 +447,8 @@ export class ComandasService {
       despues: unknown;
       motivo: string | null;
       actor: Actor;
+      /** The extensions' last writes (ComandaExtension.beforeCommit), after the answer's read. */
+      beforeCommit?: () => Promise<void>;
     }>,
   ): Promise<ComandaDetail> {
     return this.repository.transaction(async (tx) => {
@@ -452,7 +462,9 @@ export class ComandasService {
         antes: result.antes,
         despues: result.despues,
       });
-      return this.detail(id, tx);
+      const detail = await this.detail(id, tx);
+      await result.beforeCommit?.();
+      return detail;
     });
   }
 

@@ -96,7 +96,13 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
     return [];
   }
 
-  async afterTransition(
+  /**
+   * The consumption of a close (or restore) and the reversal of a reopen (or deletion) lock the
+   * balance rows of their materials, which every close of the tenant shares: they run last, after
+   * the move's audit entry and the answer's read (which shows nothing of the stock), so the next
+   * close waits on those rows only for this statement and the commit.
+   */
+  async beforeCommit(
     tx: Queryable,
     after: LockedComanda,
     action: ComandaAction,

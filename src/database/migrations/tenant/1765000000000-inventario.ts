@@ -15,7 +15,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   are now: a line without its `compra` movement gets one, a movement whose line is gone gets
  *   its `reverso_compra` (dated like the movement it undoes).
  * - `inventario_consumir_comanda` / `inventario_revertir_comanda`: the consumption of a closed
- *   comanda's lines from their recipes as they are at that moment, and its reversal.
+ *   comanda's lines from their recipes as they are at that moment, and its reversal. They run on
+ *   every close and reopen, so they write what `stock_asentar` would post for each movement
+ *   set-based, in a few statements (the same rows, values, running balances, lock order and
+ *   period check).
  */
 export class Inventario1765000000000 implements MigrationInterface {
   name = 'Inventario1765000000000';
@@ -323,12 +326,35 @@ const CONSUMIR_COMANDA = `
     -- inserted into one: when that happens, like the reversal it follows, never back in a
     -- period a count has closed); the line's theoretical cost is the sum of those values.
     -- p_fec is for a replay of past closes (the demo's build), in time order. Answers the
-    -- movements posted.
+    -- (consumption, ingredient) pairs it posted (a quantity that rounds to 0 posts no movement).
+    --
+    -- The effect is what stock_asentar would post for each pair, in ascending (id_mat_prima,
+    -- id_consumo) order, written set-based (a handful of statements, not five per movement):
+    -- 1. the consumptions are inserted and their (consumption, ingredient) pairs read with the
+    --    recipes in the same statement (the same snapshot: every ingredient read is locked);
+    -- 2. the balance rows are locked in ascending id_mat_prima order (as stock_asentar and a
+    --    count take them, so no two postings wait on each other in opposite orders); when one
+    --    is missing, the rows are created and locked one material at a time in that order, as
+    --    stock_asentar does (a missing row created first while locking the others out of order
+    --    could deadlock with a count: see inventario_aplicar_conteo);
+    -- 3. after the locks, one statement reads the closed period (a count applied meanwhile is
+    --    seen; the closed period includes its cut-off: PERIODO_CERRADO, and then nothing is
+    --    written) and posts: the movements in that order, each at the material's average (an
+    --    outflow leaves it as it is, so every movement of a material is valued at the average
+    --    read under the lock) with its running balance (the balance plus the sum of the
+    --    material's movements up to it, by a window), the balances from their movements' sums,
+    --    and each consumption's theoretical cost (-sum of its movements' values).
     DECLARE
-      v_fec  timestamptz := p_fec;
-      v_ids  bigint[];
-      r      record;
-      n      integer := 0;
+      v_fec        timestamptz := p_fec;
+      v_consumos   bigint[];
+      v_mats       integer[];
+      v_cants      numeric[];
+      v_materiales integer[];
+      v_con_saldo  bigint;
+      v_corte      timestamptz;
+      v_cerrado    boolean;
+      v_mat        integer;
+      v_n          bigint;
     BEGIN
       WITH nuevos AS (
         INSERT INTO consumos_venta (id_item, id_comanda, id_producto, cantidad, fec)
@@ -337,28 +363,68 @@ const CONSUMIR_COMANDA = `
          WHERE d.id_comanda = p_id_comanda
            AND EXISTS (SELECT 1 FROM receta_producto rp WHERE rp.id_producto = d.id_producto)
            AND NOT EXISTS (SELECT 1 FROM consumos_venta c WHERE c.id_item = d.id_deta_comanda AND NOT c.revertido)
-        RETURNING id_consumo)
-      SELECT array_agg(id_consumo) INTO v_ids FROM nuevos;
-      IF v_ids IS NULL THEN
+        RETURNING id_consumo, id_producto, cantidad)
+      SELECT array_agg(n.id_consumo ORDER BY rp.id_mat_prima, n.id_consumo),
+             array_agg(rp.id_mat_prima ORDER BY rp.id_mat_prima, n.id_consumo),
+             array_agg(-round(n.cantidad * rp.cantidad, 4) ORDER BY rp.id_mat_prima, n.id_consumo),
+             array_agg(DISTINCT rp.id_mat_prima ORDER BY rp.id_mat_prima),
+             count(DISTINCT s.id_mat_prima)
+        INTO v_consumos, v_mats, v_cants, v_materiales, v_con_saldo
+        FROM nuevos n
+        JOIN receta_producto rp ON rp.id_producto = n.id_producto
+        LEFT JOIN stock_saldos s ON s.id_mat_prima = rp.id_mat_prima;
+      IF v_consumos IS NULL THEN
         RETURN 0;
       END IF;
-      FOR r IN
-        SELECT c.id_consumo, rp.id_mat_prima, c.cantidad * rp.cantidad AS cantidad
-          FROM consumos_venta c
-          JOIN receta_producto rp ON rp.id_producto = c.id_producto
-         WHERE c.id_consumo = ANY (v_ids)
-         ORDER BY rp.id_mat_prima, c.id_consumo
-      LOOP
-        PERFORM stock_asentar(r.id_mat_prima, 'consumo_venta', -r.cantidad, NULL, 'consumo',
-                              r.id_consumo, p_id_comanda, v_fec, p_id_usuario, NULL);
-        n := n + 1;
-      END LOOP;
-      UPDATE consumos_venta c
-         SET costo_teorico = coalesce((SELECT -sum(m.valor) FROM stock_movimientos m
-                                        WHERE m.origen = 'consumo' AND m.id_origen = c.id_consumo
-                                          AND m.tipo = 'consumo_venta'), 0)
-       WHERE c.id_consumo = ANY (v_ids);
-      RETURN n;
+      IF v_con_saldo = cardinality(v_materiales) THEN
+        -- every balance row exists (rows are never deleted while a recipe names the material)
+        PERFORM 1 FROM stock_saldos WHERE id_mat_prima = ANY (v_materiales)
+          ORDER BY id_mat_prima FOR UPDATE;
+        GET DIAGNOSTICS v_n = ROW_COUNT;
+      END IF;
+      IF v_n IS DISTINCT FROM cardinality(v_materiales)::bigint THEN
+        FOREACH v_mat IN ARRAY v_materiales LOOP
+          INSERT INTO stock_saldos (id_mat_prima) VALUES (v_mat) ON CONFLICT DO NOTHING;
+          PERFORM 1 FROM stock_saldos WHERE id_mat_prima = v_mat FOR UPDATE;
+        END LOOP;
+      END IF;
+      WITH periodo AS (
+        SELECT cerrado_hasta, coalesce(v_fec <= cerrado_hasta, false) AS cerrado
+          FROM inventario_periodo),
+      e AS (
+        SELECT u.orden, u.id_consumo, u.id_mat_prima, u.cantidad, s.costo_promedio AS costo,
+               round(u.cantidad * s.costo_promedio, 4) AS valor,
+               s.cantidad + sum(u.cantidad) OVER (PARTITION BY u.id_mat_prima ORDER BY u.orden
+                                                  ROWS UNBOUNDED PRECEDING) AS saldo
+          FROM unnest(v_consumos, v_mats, v_cants) WITH ORDINALITY AS u(id_consumo, id_mat_prima, cantidad, orden)
+          JOIN stock_saldos s ON s.id_mat_prima = u.id_mat_prima
+         WHERE u.cantidad <> 0 AND NOT (SELECT cerrado FROM periodo)),
+      m AS (
+        INSERT INTO stock_movimientos (id_mat_prima, tipo, cantidad, costo_unitario, valor,
+                                       saldo_cantidad, saldo_costo, origen, id_origen, id_documento,
+                                       fec, id_usuario)
+        SELECT e.id_mat_prima, 'consumo_venta', e.cantidad, e.costo, e.valor,
+               e.saldo, e.costo, 'consumo', e.id_consumo, p_id_comanda, v_fec, p_id_usuario
+          FROM e
+         ORDER BY e.orden
+        RETURNING id_mat_prima, id_origen, cantidad, valor),
+      saldos AS (
+        UPDATE stock_saldos s
+           SET cantidad = s.cantidad + a.cantidad, valor = s.valor + a.valor,
+               movimientos = s.movimientos + a.n, updated_at = now()
+          FROM (SELECT id_mat_prima, sum(cantidad) AS cantidad, sum(valor) AS valor, count(*) AS n
+                  FROM m GROUP BY id_mat_prima) a
+         WHERE s.id_mat_prima = a.id_mat_prima),
+      costos AS (
+        UPDATE consumos_venta c SET costo_teorico = a.costo
+          FROM (SELECT id_origen, -sum(valor) AS costo FROM m GROUP BY id_origen) a
+         WHERE c.id_consumo = a.id_origen)
+      SELECT cerrado_hasta, cerrado INTO v_corte, v_cerrado FROM periodo;
+      IF v_cerrado THEN
+        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'PERIODO_CERRADO',
+          DETAIL = to_char(v_corte AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+      END IF;
+      RETURN cardinality(v_consumos);
     END;
   $fn$;
 `;
@@ -370,26 +436,102 @@ const REVERTIR_COMANDA = `
     -- A reopened (or deleted) closed comanda gives its ingredients back: each live consumption
     -- of its lines is reverted, and each of its consumo_venta movements gets a reverso_consumo
     -- of the same quantity at the same unit cost, dated now. Answers the movements posted.
+    --
+    -- The effect is what stock_asentar would post for each movement, in ascending
+    -- (id_mat_prima, consumption) order, written set-based: the balance rows locked in ascending
+    -- id order and read (created one at a time in that order if one is missing, as in
+    -- inventario_consumir_comanda), the closed period checked after the locks
+    -- (PERIODO_CERRADO), then the running balance and the moving average (each reversal is an
+    -- inflow at the cost it went out at: round((q0*c0 + q*c)/(q0 + q), 6), or c when q0 <= 0)
+    -- walked in memory in that order, and the movements and the balances written by one
+    -- statement.
     DECLARE
-      r  record;
-      n  integer := 0;
+      v_origenes   bigint[];
+      v_mats       integer[];
+      v_cants      numeric[];
+      v_costos     numeric[];
+      v_materiales integer[];
+      v_con_saldo  bigint;
+      v_n          bigint;
+      v_mat        integer;
+      v_ids        integer[];
+      v_q0         numeric[];
+      v_c0         numeric[];
+      v_saldos     numeric[];
+      v_promedios  numeric[];
+      v_cant       numeric(14,4);
+      v_prom       numeric(14,6);
+      v_corte      timestamptz;
+      j            integer := 0;
     BEGIN
-      FOR r IN
-        WITH revertidos AS (
-          UPDATE consumos_venta SET revertido = true, fec_reverso = now()
-           WHERE id_comanda = p_id_comanda AND NOT revertido
-          RETURNING id_consumo)
-        SELECT m.id_mat_prima, m.cantidad, m.costo_unitario, m.id_origen
-          FROM revertidos v
-          JOIN stock_movimientos m
-            ON m.origen = 'consumo' AND m.id_origen = v.id_consumo AND m.tipo = 'consumo_venta'
-         ORDER BY m.id_mat_prima, m.id_origen
-      LOOP
-        PERFORM stock_asentar(r.id_mat_prima, 'reverso_consumo', -r.cantidad, r.costo_unitario,
-                              'consumo', r.id_origen, p_id_comanda, now(), p_id_usuario, NULL);
-        n := n + 1;
+      WITH revertidos AS (
+        UPDATE consumos_venta SET revertido = true, fec_reverso = now()
+         WHERE id_comanda = p_id_comanda AND NOT revertido
+        RETURNING id_consumo)
+      SELECT array_agg(m.id_origen ORDER BY m.id_mat_prima, m.id_origen),
+             array_agg(m.id_mat_prima ORDER BY m.id_mat_prima, m.id_origen),
+             array_agg(-m.cantidad ORDER BY m.id_mat_prima, m.id_origen),
+             array_agg(m.costo_unitario ORDER BY m.id_mat_prima, m.id_origen),
+             array_agg(DISTINCT m.id_mat_prima ORDER BY m.id_mat_prima),
+             count(DISTINCT s.id_mat_prima)
+        INTO v_origenes, v_mats, v_cants, v_costos, v_materiales, v_con_saldo
+        FROM revertidos v
+        JOIN stock_movimientos m
+          ON m.origen = 'consumo' AND m.id_origen = v.id_consumo AND m.tipo = 'consumo_venta'
+        LEFT JOIN stock_saldos s ON s.id_mat_prima = m.id_mat_prima;
+      IF v_origenes IS NULL THEN
+        RETURN 0;
+      END IF;
+      IF v_con_saldo <> cardinality(v_materiales) THEN
+        FOREACH v_mat IN ARRAY v_materiales LOOP
+          INSERT INTO stock_saldos (id_mat_prima) VALUES (v_mat) ON CONFLICT DO NOTHING;
+          PERFORM 1 FROM stock_saldos WHERE id_mat_prima = v_mat FOR UPDATE;
+        END LOOP;
+      END IF;
+      -- the rows locked in id order (again, harmlessly, after the loop) and read under the lock
+      SELECT array_agg(id_mat_prima ORDER BY id_mat_prima), array_agg(cantidad ORDER BY id_mat_prima),
+             array_agg(costo_promedio ORDER BY id_mat_prima)
+        INTO v_ids, v_q0, v_c0
+        FROM (SELECT id_mat_prima, cantidad, costo_promedio FROM stock_saldos
+               WHERE id_mat_prima = ANY (v_materiales) ORDER BY id_mat_prima FOR UPDATE) l;
+      -- read after the lock: a count applied meanwhile is seen
+      SELECT cerrado_hasta INTO v_corte FROM inventario_periodo;
+      IF v_corte IS NOT NULL AND now() <= v_corte THEN
+        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'PERIODO_CERRADO',
+          DETAIL = to_char(v_corte AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+      END IF;
+      v_mat := NULL;
+      FOR i IN 1 .. cardinality(v_origenes) LOOP
+        IF v_mats[i] IS DISTINCT FROM v_mat THEN
+          v_mat := v_mats[i];
+          j := j + 1;
+          v_cant := v_q0[j];
+          v_prom := v_c0[j];
+        END IF;
+        v_prom := CASE WHEN v_cant <= 0 THEN v_costos[i]
+                       ELSE round((v_cant * v_prom + v_cants[i] * v_costos[i]) / (v_cant + v_cants[i]), 6) END;
+        v_cant := v_cant + v_cants[i];
+        v_saldos[i] := v_cant;
+        v_promedios[i] := v_prom;
       END LOOP;
-      RETURN n;
+      WITH m AS (
+        INSERT INTO stock_movimientos (id_mat_prima, tipo, cantidad, costo_unitario, valor,
+                                       saldo_cantidad, saldo_costo, origen, id_origen, id_documento,
+                                       fec, id_usuario)
+        SELECT u.id_mat_prima, 'reverso_consumo', u.cantidad, u.costo, round(u.cantidad * u.costo, 4),
+               u.saldo, u.promedio, 'consumo', u.id_origen, p_id_comanda, now(), p_id_usuario
+          FROM unnest(v_origenes, v_mats, v_cants, v_costos, v_saldos, v_promedios) WITH ORDINALITY
+               AS u(id_origen, id_mat_prima, cantidad, costo, saldo, promedio, orden)
+         ORDER BY u.orden
+        RETURNING id_movimiento, id_mat_prima, cantidad, valor, saldo_costo)
+      UPDATE stock_saldos s
+         SET cantidad = s.cantidad + a.cantidad, valor = s.valor + a.valor, costo_promedio = a.promedio,
+             movimientos = s.movimientos + a.n, updated_at = now()
+        FROM (SELECT id_mat_prima, sum(cantidad) AS cantidad, sum(valor) AS valor, count(*) AS n,
+                     (array_agg(saldo_costo ORDER BY id_movimiento DESC))[1] AS promedio
+                FROM m GROUP BY id_mat_prima) a
+       WHERE s.id_mat_prima = a.id_mat_prima;
+      RETURN cardinality(v_origenes);
     END;
   $fn$;
 `;
