@@ -30,6 +30,7 @@ describe('stream frames', () => {
     actor: null,
     motivo: null,
     antes: { estado: 'abierta' },
+    despues: { estado: 'cerrada' },
     fec_evento: new Date('2026-03-02T18:00:00Z'),
     id_comanda: '3',
     numero_ticket: '3',
