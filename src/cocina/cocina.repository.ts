@@ -150,7 +150,7 @@ export class CocinaRepository extends TenantRepository {
     );
     await tx.query(
       `INSERT INTO estacion_categorias (id_categoria, id_estacion)
-       SELECT DISTINCT x, $1 FROM unnest($2::int[]) AS x
+       SELECT DISTINCT x, $1::int FROM unnest($2::int[]) AS x
        ON CONFLICT (id_categoria) DO UPDATE SET id_estacion = EXCLUDED.id_estacion`,
       [id, ids],
     );

@@ -20,12 +20,22 @@ export class Cocina1765100000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(TABLES);
+    await queryRunner.query(ACCIONES);
     await queryRunner.query(EMITIR);
     await queryRunner.query(DIVIDIR_LINEA);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
+      DELETE FROM comanda_eventos
+       WHERE accion IN ('enviar', 'disparar', 'preparar', 'listo', 'recuperar', 'entregar');
+      ALTER TABLE comanda_eventos DROP CONSTRAINT ck_comanda_eventos_accion;
+      ALTER TABLE comanda_eventos ADD CONSTRAINT ck_comanda_eventos_accion CHECK (accion IN (
+        'crear', 'abrir', 'cerrar', 'editar', 'eliminar', 'restaurar',
+        'agregar_item', 'modificar_item', 'quitar_item',
+        'dividir', 'unir', 'transferir',
+        'pagar', 'anular_pago', 'reembolsar', 'descontar'
+      ));
       DROP FUNCTION cocina_dividir_linea(bigint, bigint, numeric);
       DROP FUNCTION cocina_emitir(bigint, integer, text, bigint, numeric);
       DROP TABLE envio_lineas;
@@ -44,6 +54,18 @@ export class Cocina1765100000000 implements MigrationInterface {
     `);
   }
 }
+
+const ACCIONES = `
+  -- the audit trail takes the kitchen's actions
+  ALTER TABLE comanda_eventos DROP CONSTRAINT ck_comanda_eventos_accion;
+  ALTER TABLE comanda_eventos ADD CONSTRAINT ck_comanda_eventos_accion CHECK (accion IN (
+    'crear', 'abrir', 'cerrar', 'editar', 'eliminar', 'restaurar',
+    'agregar_item', 'modificar_item', 'quitar_item',
+    'dividir', 'unir', 'transferir',
+    'pagar', 'anular_pago', 'reembolsar', 'descontar',
+    'enviar', 'disparar', 'preparar', 'listo', 'recuperar', 'entregar'
+  ));
+`;
 
 const TABLES = `
   ALTER TABLE categorias ADD COLUMN curso_defecto smallint NULL;
