@@ -437,6 +437,54 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
   });
 });
 
+describe('cocina with inventario on: a cancellation of what was sent is waste', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ FEATURE_COCINA: 'true', FEATURE_INVENTARIO: 'true' });
+    await t.dbs.createTenant('stock');
+    await seedMenu(t.dbs, 'stock');
+    await t.dbs.query(
+      t.dbs.tenantUrl('stock'),
+      `INSERT INTO mate_primas (nombre, unidad) VALUES ('Pescado', 'kg'), ('Limón', 'kg');
+       INSERT INTO receta_producto (id_producto, id_mat_prima, cantidad) VALUES (1, 1, 0.2), (1, 2, 0.05);`,
+    );
+  });
+  afterAll(() => t.close());
+
+  it('records the recipe × the quantity cancelled as mermas, naming the comanda', async () => {
+    const api = tenantApi(t.http, 'stock');
+    const c = (
+      await api.post('/comandas', { items: [{ id_producto: 1, cantidad: 3 }] }).expect(201)
+    ).body;
+    const id = c.lineas[0].id_item;
+    // a line never sent is no waste
+    await api.patch(`/comandas/${c.id_comanda}/items/${id}`, { cantidad: 4 }).expect(200);
+    await api.patch(`/comandas/${c.id_comanda}/items/${id}`, { cantidad: 3 }).expect(200);
+    expect(await t.dbs.query(t.dbs.tenantUrl('stock'), 'SELECT 1 FROM mermas')).toEqual([]);
+    await api.post(`/comandas/${c.id_comanda}/enviar`).expect(200);
+    await api.delete(`/comandas/${c.id_comanda}/items/${id}`).expect(200);
+    const mermas = await t.dbs.query(
+      t.dbs.tenantUrl('stock'),
+      `SELECT m.id_mat_prima, m.cantidad, m.motivo, s.cantidad AS stock
+         FROM mermas m JOIN stock_saldos s USING (id_mat_prima) ORDER BY m.id_mat_prima`,
+    );
+    expect(mermas).toEqual([
+      {
+        id_mat_prima: 1,
+        cantidad: '0.6000',
+        motivo: `anulado en cocina: comanda ${c.numero_ticket}`,
+        stock: '-0.6000',
+      },
+      {
+        id_mat_prima: 2,
+        cantidad: '0.1500',
+        motivo: `anulado en cocina: comanda ${c.numero_ticket}`,
+        stock: '-0.1500',
+      },
+    ]);
+  });
+});
+
 describe('cocina switched off', () => {
   let t: TestApp;
   beforeAll(async () => {
