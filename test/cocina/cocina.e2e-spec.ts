@@ -44,7 +44,7 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
   let api: TenantApi;
   const db = () => t.dbs.tenantUrl('casa');
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    t.dbs.query(db(), text, params) as Promise<T[]>;
+    t.dbs.query<T>(db(), text, params);
 
   /** The lines whose kitchen quantity is not their quantity (fired courses; voided: 0). */
   async function unconserved(): Promise<unknown[]> {
