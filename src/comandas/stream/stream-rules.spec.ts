@@ -63,7 +63,7 @@ describe('stream frames', () => {
     expect([accionesOf(waiter), accionesOf(cashier), accionesOf(admin)]).toEqual([
       [],
       ['abrir'],
-      ['abrir', 'eliminar', 'reembolsar'],
+      ['abrir', 'eliminar', 'reembolsar', 'preparar', 'listo', 'recuperar'],
     ]);
     expect(cashier.startsWith('id: 7\nevent: comanda\ndata: {"id_evento":7,')).toBe(true);
   });
