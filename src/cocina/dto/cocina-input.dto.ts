@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -57,11 +57,12 @@ export class EstacionPatchBody {
   activo?: boolean;
 }
 
-export class EstacionBody extends EstacionPatchBody {
+/** A new station: its name, its kind, its alert thresholds (defaults 8 and 15 minutes). */
+export class EstacionBody extends OmitType(EstacionPatchBody, ['nombre'] as const) {
   @ApiProperty({ type: String, example: 'Parrilla', maxLength: 100 })
   @IsString()
   @MaxLength(100)
-  declare nombre: string;
+  nombre!: string;
 
   @ApiPropertyOptional({
     enum: ESTACION_TIPOS,
