@@ -108,7 +108,7 @@ export class CocinaStreamController {
       if (estacion.tipo === 'preparacion') mine = estacion.id_estacion;
     }
     // the comandas this station has tickets of (kept up to date from the events it receives)
-    const known = new Set(mine === undefined ? [] : await this.repository.comandasOfEstacion(mine));
+    const known = new Set(await this.repository.comandasOfEstacion(mine));
     const filter = (event: FeedEvent): boolean => {
       const accion = event.data.accion;
       const despues = event.despues ?? {};

@@ -53,9 +53,21 @@ const ESTACION_COLUMNS = `e.id_estacion, e.nombre, e.tipo, e.alerta_amarilla_min
   coalesce((SELECT array_agg(ec.id_categoria ORDER BY ec.id_categoria)
               FROM estacion_categorias ec WHERE ec.id_estacion = e.id_estacion), '{}') AS categorias`;
 
+/**
+ * The comanda a ticket (`t`) belongs to now: the one it was sent for while one of its lines is
+ * still there, else the one its lines were moved to (a merge, a split of whole lines), else the
+ * one it was sent for (its lines voided).
+ */
+const COMANDA_OF_ENVIO = `coalesce(
+    (SELECT d.id_comanda FROM envio_lineas l
+       JOIN deta_comandas d ON d.id_deta_comanda = l.id_item
+      WHERE l.id_envio = t.id_envio
+      ORDER BY (d.id_comanda = t.id_comanda) DESC, l.id_item LIMIT 1),
+    t.id_comanda)`;
+
 /** A ticket with its comanda, table, waiter, course fired and lines (`t`: envios_cocina). */
 const ENVIO_SELECT = `
-  SELECT t.id_envio, t.id_comanda, c.numero_ticket, m.numero AS mesa,
+  SELECT t.id_envio, c.id_comanda, c.numero_ticket, m.numero AS mesa,
          nullif(concat_ws(' ', u.nombre, u.apellido), '') AS mozo,
          t.id_estacion, t.curso, t.tipo, t.estado, t.fec_envio, t.fec_listo, cd.fec_disparo,
          (SELECT coalesce(json_agg(json_build_object(
@@ -67,7 +79,7 @@ const ENVIO_SELECT = `
             LEFT JOIN deta_comandas d ON d.id_deta_comanda = l.id_item
            WHERE l.id_envio = t.id_envio) AS lineas
     FROM envios_cocina t
-    JOIN comandas c ON c.id_comanda = t.id_comanda
+    JOIN comandas c ON c.id_comanda = ${COMANDA_OF_ENVIO}
     LEFT JOIN mesas m ON m.id_mesa = c.id_mesa
     LEFT JOIN usuarios u ON u.id_usuario = c.id_usuario
     LEFT JOIN cursos_disparados cd ON cd.id_comanda = t.id_comanda AND cd.curso = t.curso`;
@@ -290,7 +302,7 @@ export class CocinaRepository extends TenantRepository {
   async comandaOfEnvio(id: number): Promise<number | undefined> {
     const row = await firstRow<{ id_comanda: string }>(
       this.db,
-      'SELECT id_comanda FROM envios_cocina WHERE id_envio = $1',
+      `SELECT ${COMANDA_OF_ENVIO} AS id_comanda FROM envios_cocina t WHERE t.id_envio = $1`,
       [id],
     );
     return row ? Number(row.id_comanda) : undefined;
@@ -413,12 +425,15 @@ export class CocinaRepository extends TenantRepository {
     );
   }
 
-  /** Comandas with tickets at a station (for a kitchen stream's filter). */
-  async comandasOfEstacion(idEstacion: number): Promise<number[]> {
+  /**
+   * Comandas with tickets of the last 24 hours at a station (every station's: undefined), for a
+   * kitchen stream's filter.
+   */
+  async comandasOfEstacion(idEstacion: number | undefined): Promise<number[]> {
     const rows = await this.db.query<{ id: string }[]>(
-      `SELECT DISTINCT id_comanda AS id FROM envios_cocina
-        WHERE id_estacion = $1 AND fec_envio > now() - interval '24 hours'`,
-      [idEstacion],
+      `SELECT DISTINCT ${COMANDA_OF_ENVIO} AS id FROM envios_cocina t
+        WHERE ($1::int IS NULL OR t.id_estacion = $1) AND t.fec_envio > now() - interval '24 hours'`,
+      [idEstacion ?? null],
     );
     return rows.map((r) => Number(r.id));
   }

@@ -265,7 +265,8 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
     ]);
     const b = await open([{ id_producto: MENU.ceviche.id, cantidad: 1 }]);
     await api.post(`/comandas/${a.id_comanda}/enviar`).expect(200);
-    await api.post(`/comandas/${b.id_comanda}/enviar`).expect(200);
+    const [deB] = (await api.post(`/comandas/${b.id_comanda}/enviar`).expect(200)).body
+      .envios as Envio[];
     const tickets = await ticketCount();
 
     const split = await api
@@ -293,6 +294,10 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
     await api.post(`/comandas/${a.id_comanda}/merge`, { comandas: [b.id_comanda] }).expect(200);
     await api.put(`/comandas/${a.id_comanda}`, { id_mesa: 3 }).expect(200);
     expect(await ticketCount()).toBe(tickets);
+    // a merged comanda's ticket follows its lines: it belongs to the target now, at its table
+    const moved = (await api.post(`/cocina/envios/${deB.id_envio}/preparar`).expect(200))
+      .body as Envio & { mesa: number };
+    expect(moved).toMatchObject({ id_comanda: a.id_comanda, mesa: 3, estado: 'en_preparacion' });
     expect(await unconserved()).toEqual([]);
     // nothing new after all that
     expect((await api.post(`/comandas/${a.id_comanda}/enviar`).expect(200)).body.envios).toEqual(
@@ -398,6 +403,14 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
         envios: sent.envios.map((e: Envio) => e.id_envio),
       });
       expect(bar().map((e) => e.id_comanda)).toEqual([drinks.id_comanda]);
+      // a floor change of a comanda with tickets here reaches this station only
+      await api.put(`/comandas/${food.id_comanda}`, { id_mesa: 2 }).expect(200);
+      await toCocina.until(() => cocina().some((e) => e.accion === 'transferir'));
+      expect(cocina().map((e) => [e.id_comanda, e.accion])).toEqual([
+        [food.id_comanda, 'enviar'],
+        [food.id_comanda, 'transferir'],
+      ]);
+      expect(cocina()[1]).toMatchObject({ comanda: { id_mesa: 2 }, envios: [] });
 
       const firstId = toBar.events.find((e) => e.event === 'cocina')!.id!;
       const resumed = await SseClient.open(t.http, `/api/v1/cocina/stream?estacion=${COCINA}`, {
@@ -405,12 +418,16 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
         'Last-Event-ID': String(Number(firstId) - 1),
       });
       try {
-        await resumed.until(() => resumed.events.some((e) => e.event === 'cocina'));
-        expect(
+        // the replay from the audit trail: this station's events since, the Bar's left out
+        const replayed = () =>
           resumed.events
             .filter((e) => e.event === 'cocina')
-            .map((e) => JSON.parse(e.data).id_comanda),
-        ).toEqual([food.id_comanda]);
+            .map((e) => JSON.parse(e.data) as { id_comanda: number; accion: string });
+        await resumed.until(() => replayed().length === 2);
+        expect(replayed().map((e) => [e.id_comanda, e.accion])).toEqual([
+          [food.id_comanda, 'enviar'],
+          [food.id_comanda, 'transferir'],
+        ]);
       } finally {
         resumed.close();
       }
