@@ -437,6 +437,56 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
     }
   });
 
+  it('routes by the category’s active station, else the first active one; none: 409 SIN_ESTACION', async () => {
+    const parrilla = (await api.post('/cocina/estaciones', { nombre: 'Parrilla' }).expect(201))
+      .body as { id_estacion: number };
+    await api.put(`/cocina/estaciones/${BAR}/categorias`, { categorias: [2, 1] }).expect(200);
+    // a category listed for another station moves there
+    const moved = await api
+      .put(`/cocina/estaciones/${parrilla.id_estacion}/categorias`, { categorias: [1] })
+      .expect(200);
+    expect(moved.body.categorias).toEqual([1]);
+    const estaciones = (await api.get('/cocina/estaciones').expect(200)).body as {
+      id_estacion: number;
+      categorias: number[];
+    }[];
+    expect(estaciones.find((e) => e.id_estacion === BAR)!.categorias).toEqual([2]);
+    const bad = await api.put(`/cocina/estaciones/${BAR}/categorias`, { categorias: [99] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'CATEGORIA_NOT_FOUND', detail: { id_categoria: [99] } });
+
+    const first = await open([{ id_producto: MENU.ceviche.id, cantidad: 1 }]);
+    const [toParrilla] = (await api.post(`/comandas/${first.id_comanda}/enviar`).expect(200)).body
+      .envios as Envio[];
+    expect(toParrilla.id_estacion).toBe(parrilla.id_estacion);
+
+    // its station inactive: the first active preparation station
+    await api.patch(`/cocina/estaciones/${parrilla.id_estacion}`, { activo: false }).expect(200);
+    const second = await open([{ id_producto: MENU.ceviche.id, cantidad: 1 }]);
+    const [fallback] = (await api.post(`/comandas/${second.id_comanda}/enviar`).expect(200)).body
+      .envios as Envio[];
+    expect(fallback.id_estacion).toBe(COCINA);
+
+    // no active preparation station at all: nothing is written
+    await api.patch(`/cocina/estaciones/${COCINA}`, { activo: false }).expect(200);
+    await api.patch(`/cocina/estaciones/${BAR}`, { activo: false }).expect(200);
+    try {
+      const third = await open([{ id_producto: MENU.ceviche.id, cantidad: 1 }]);
+      const refused = await api.post(`/comandas/${third.id_comanda}/enviar`).expect(409);
+      expect(refused.body.code).toBe('SIN_ESTACION');
+      expect(
+        await sql('SELECT 1 FROM envios_cocina WHERE id_comanda = $1', [third.id_comanda]),
+      ).toEqual([]);
+      expect((await api.get(`/comandas/${third.id_comanda}`)).body.version).toBe(third.version);
+    } finally {
+      await api.patch(`/cocina/estaciones/${COCINA}`, { activo: true }).expect(200);
+      await api.patch(`/cocina/estaciones/${BAR}`, { activo: true }).expect(200);
+      await api
+        .put(`/cocina/estaciones/${parrilla.id_estacion}/categorias`, { categorias: [] })
+        .expect(200);
+    }
+  });
+
   it('tenant B cannot see or move tenant A’s tickets', async () => {
     const c = await open([{ id_producto: MENU.ceviche.id, cantidad: 1 }]);
     const [envio] = (await api.post(`/comandas/${c.id_comanda}/enviar`).expect(200)).body
