@@ -129,6 +129,7 @@ export class CocinaController {
   @ApiOkResponse({ type: EnvioDto, description: 'The ticket' })
   @ApiErrors(
     COCINA_ERRORS.ENVIO_NOT_FOUND,
+    COCINA_ERRORS.ENVIO_MOVIDO,
     COCINA_ERRORS.ESTADO_COCINA_INVALIDO,
     ERRORS.INVALID_TRANSITION,
     ERRORS.STATEMENT_TIMEOUT,
@@ -148,6 +149,7 @@ export class CocinaController {
   @ApiOkResponse({ type: EnvioDto, description: 'The ticket' })
   @ApiErrors(
     COCINA_ERRORS.ENVIO_NOT_FOUND,
+    COCINA_ERRORS.ENVIO_MOVIDO,
     COCINA_ERRORS.ESTADO_COCINA_INVALIDO,
     ERRORS.STATEMENT_TIMEOUT,
   )
@@ -166,6 +168,7 @@ export class CocinaController {
   @ApiOkResponse({ type: EnvioDto, description: 'The ticket' })
   @ApiErrors(
     COCINA_ERRORS.ENVIO_NOT_FOUND,
+    COCINA_ERRORS.ENVIO_MOVIDO,
     COCINA_ERRORS.ESTADO_COCINA_INVALIDO,
     ERRORS.INVALID_TRANSITION,
     ERRORS.STATEMENT_TIMEOUT,

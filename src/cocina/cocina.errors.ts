@@ -77,6 +77,13 @@ export const COCINA_ERRORS = {
     'Cannot move line 977 from enviado to entregado',
     { id_item: 977, estado: 'enviado', pedido: 'entregado' },
   ),
+  ENVIO_MOVIDO: example(
+    409,
+    'ENVIO_MOVIDO',
+    'The ticket’s lines kept moving to other comandas while it waited: retry',
+    'Ticket 41 moved to another comanda meanwhile: retry',
+    { id_envio: 41 },
+  ),
   SIN_ESTACION: example(
     409,
     'SIN_ESTACION',

@@ -7,6 +7,7 @@ import { comandaNotFound, itemNotFound } from '../comandas/comandas.errors';
 import type { LockedComanda } from '../comandas/comandas.repository';
 import { ComandasService } from '../comandas/comandas.service';
 import type { ComandaDetail } from '../comandas/dto/comanda-output.dto';
+import { ConflictError } from '../common/errors/domain-error';
 import { StaleVersionError } from '../common/http/etag';
 import type { Queryable } from '../database/sql';
 import { TenantContext } from '../tenancy/tenant-context';
@@ -23,6 +24,18 @@ import { toEnvio, toEstacion, toLineFields } from './cocina.mapper';
 import { CocinaRepository } from './cocina.repository';
 import type { EstacionBody, EstacionPatchBody, ListEnviosQuery } from './dto/cocina-input.dto';
 import type { EnvioDto, EnvioResult, EstacionDto } from './dto/cocina-output.dto';
+
+/**
+ * A ticket's lines moved to another comanda while its change waited for the comanda's lock (the
+ * change is retried on that comanda; after three moves in a row the caller retries).
+ */
+class EnvioMoved extends ConflictError {
+  constructor(idEnvio: number) {
+    super(`Ticket ${idEnvio} moved to another comanda meanwhile: retry`, 'ENVIO_MOVIDO', {
+      id_envio: idEnvio,
+    });
+  }
+}
 
 /** What each ticket action moves a ticket to (for ESTADO_COCINA_INVALIDO). */
 const TARGET: Record<EnvioAction, string> = {
@@ -169,31 +182,52 @@ export class CocinaService implements ComandaExtension, OnModuleInit {
 
   /** A ticket moves: preparar, listo (bump), recuperar (recall). */
   async moveEnvio(idEnvio: number, action: EnvioAction, actor: Actor): Promise<EnvioDto> {
-    const idComanda = await this.repository.comandaOfEnvio(idEnvio);
-    if (idComanda === undefined) throw envioNotFound(idEnvio);
     return this.repository.transaction(async (tx) => {
-      await this.comandas.changeBy(idComanda, action, undefined, actor, async (inner) => {
-        const envio = (await this.repository.lockEnvio(inner, idEnvio))!;
-        if (!envioAllowed(envio.estado).includes(action))
-          throw estadoCocinaInvalido({ id_envio: idEnvio }, envio.estado, TARGET[action]);
-        let lineas: number[];
-        if (action === 'preparar') lineas = await this.repository.preparar(inner, idEnvio);
-        else if (action === 'listo') lineas = await this.repository.listo(inner, idEnvio);
-        else {
-          const served = await this.repository.entregada(inner, idEnvio);
-          if (served !== undefined)
-            throw estadoCocinaInvalido({ id_item: served }, 'entregado', 'enviado');
-          lineas = await this.repository.recuperar(inner, idEnvio);
+      // the ticket's comanda is where its lines are now; a merge or split that moved them
+      // between this read and the comanda's lock is seen under the lock, and the change is
+      // framed again on the comanda they went to (nothing is written before that check)
+      for (const last of [false, false, true]) {
+        const idComanda = await this.repository.comandaOfEnvio(idEnvio);
+        if (idComanda === undefined) throw envioNotFound(idEnvio);
+        try {
+          await this.moveEnvioOf(idComanda, idEnvio, action, actor);
+          break;
+        } catch (error) {
+          if (!(error instanceof EnvioMoved) || last) throw error;
         }
-        const estaciones = await this.repository.estacionesOf(inner, [idEnvio]);
-        return {
-          antes: { envios: [idEnvio], estado: envio.estado },
-          despues: { envios: [idEnvio], estado: TARGET[action], lineas, estaciones },
-          motivo: null,
-        };
-      });
+      }
       const [row] = await this.repository.envios(tx, [idEnvio]);
       return toEnvio(row, this.timeZone, this.caller.grants);
+    });
+  }
+
+  private async moveEnvioOf(
+    idComanda: number,
+    idEnvio: number,
+    action: EnvioAction,
+    actor: Actor,
+  ): Promise<void> {
+    await this.comandas.changeBy(idComanda, action, undefined, actor, async (inner) => {
+      if ((await this.repository.comandaOfEnvio(idEnvio)) !== idComanda)
+        throw new EnvioMoved(idEnvio);
+      const envio = (await this.repository.lockEnvio(inner, idEnvio))!;
+      if (!envioAllowed(envio.estado).includes(action))
+        throw estadoCocinaInvalido({ id_envio: idEnvio }, envio.estado, TARGET[action]);
+      let lineas: number[];
+      if (action === 'preparar') lineas = await this.repository.preparar(inner, idEnvio);
+      else if (action === 'listo') lineas = await this.repository.listo(inner, idEnvio);
+      else {
+        const served = await this.repository.entregada(inner, idEnvio);
+        if (served !== undefined)
+          throw estadoCocinaInvalido({ id_item: served }, 'entregado', 'enviado');
+        lineas = await this.repository.recuperar(inner, idEnvio);
+      }
+      const estaciones = await this.repository.estacionesOf(inner, [idEnvio]);
+      return {
+        antes: { envios: [idEnvio], estado: envio.estado },
+        despues: { envios: [idEnvio], estado: TARGET[action], lineas, estaciones },
+        motivo: null,
+      };
     });
   }
 

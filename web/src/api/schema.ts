@@ -10093,7 +10093,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `ESTADO_COCINA_INVALIDO` The line or ticket is not in a state that moves there; `INVALID_TRANSITION` Not allowed in the comanda’s current state (detail.estado). */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `ENVIO_MOVIDO` The ticket’s lines kept moving to other comandas while it waited: retry; `ESTADO_COCINA_INVALIDO` The line or ticket is not in a state that moves there; `INVALID_TRANSITION` Not allowed in the comanda’s current state (detail.estado). */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10203,7 +10203,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `ESTADO_COCINA_INVALIDO` The line or ticket is not in a state that moves there. */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `ENVIO_MOVIDO` The ticket’s lines kept moving to other comandas while it waited: retry; `ESTADO_COCINA_INVALIDO` The line or ticket is not in a state that moves there. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10313,7 +10313,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `ESTADO_COCINA_INVALIDO` The line or ticket is not in a state that moves there; `INVALID_TRANSITION` Not allowed in the comanda’s current state (detail.estado). */
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `ENVIO_MOVIDO` The ticket’s lines kept moving to other comandas while it waited: retry; `ESTADO_COCINA_INVALIDO` The line or ticket is not in a state that moves there; `INVALID_TRANSITION` Not allowed in the comanda’s current state (detail.estado). */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
