@@ -611,7 +611,8 @@ function progressLine(r, fmt) {
 
 /**
  * `npm run bench:cocina`: the stage alone, on an embedded PostgreSQL of its own (commit
- * timestamps on) or BENCH_DATABASE_URL, the pools of the bench's first service.
+ * timestamps on) or BENCH_DATABASE_URL, the pools of the bench's first service (2 connections a
+ * tenant).
  */
 async function main() {
   const { mkdtempSync, rmSync, chmodSync } = require('node:fs');
@@ -655,12 +656,12 @@ async function main() {
       work,
       cliEnv,
       serviceConfig: { CONTROL_POOL_MAX: '4' },
-      poolMax: 3,
+      poolMax: 2,
     });
     const result = await cocinaBench({ service, provisioned });
     console.error(`[bench:cocina] ${progressLine(result, fmt)}`);
     console.log(
-      `# npm run bench:cocina (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, TENANT_POOL_MAX=3)`,
+      `# npm run bench:cocina (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, TENANT_POOL_MAX=2)`,
     );
     console.log(report(result, fmt));
     if (result.failed) {
