@@ -38,15 +38,21 @@ export default tseslint.config(
     // Money is numeric in PostgreSQL: the money module computes nothing in floating point.
     // Sums, differences, roundings and comparisons of amounts are written in its SQL; the code
     // only moves the database's numeric text around (docs/cobros.md, "Money is numeric"). The
-    // stock's quantities, costs and values follow the same rule (docs/inventario.md).
+    // stock's quantities, costs and values follow the same rule (docs/inventario.md), and so do
+    // the kitchen's quantities sent (docs/cocina.md).
     // The receipt's layout counts characters, not soles: it is the one file exempted.
-    files: ['src/cobros/**/*.ts', 'src/inventario/**/*.ts'],
-    ignores: ['src/cobros/receipt.ts', 'src/cobros/**/*.spec.ts', 'src/inventario/**/*.spec.ts'],
+    files: ['src/cobros/**/*.ts', 'src/inventario/**/*.ts', 'src/cocina/**/*.ts'],
+    ignores: [
+      'src/cobros/receipt.ts',
+      'src/cobros/**/*.spec.ts',
+      'src/inventario/**/*.spec.ts',
+      'src/cocina/**/*.spec.ts',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: "BinaryExpression[operator=/^[-*/%]$|^\\*\\*$/]",
+          selector: 'BinaryExpression[operator=/^[-*/%]$|^\\*\\*$/]',
           message: 'No arithmetic on money here: compute it in SQL (docs/cobros.md).',
         },
         {
@@ -55,7 +61,7 @@ export default tseslint.config(
           message: 'No arithmetic on money here: compute it in SQL (docs/cobros.md).',
         },
         {
-          selector: "AssignmentExpression[operator=/^[-+*/%]=$/], UpdateExpression",
+          selector: 'AssignmentExpression[operator=/^[-+*/%]=$/], UpdateExpression',
           message: 'No arithmetic on money here: compute it in SQL (docs/cobros.md).',
         },
         {

@@ -17,15 +17,17 @@
 //    baseline of its own with FEATURE_COBROS=true (bench/cobros.js: pay-and-close against the
 //    baseline, the X and the Z of a session of 5,000 payments), stock on a fifth service
 //    (bench/inventario.js: closes of two tenants of the same shape with the feature inventario
-//    off and on, the consumption report over 100,000 closed lines), and a cold and a warm start
-//    of the service.
+//    off and on, the consumption report over 100,000 closed lines), the kitchen on a sixth
+//    service with FEATURE_COCINA=true (bench/cocina.js: 20 kitchen screens on 3 stations while
+//    50 sends/s go to the kitchen), and a cold and a warm start of the service.
 // Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
 // connections exceeded the configured cap, a stream subscriber missed an event, a sign-in
 // failed or the money or stock stages' answers were not as they must be. BENCH_PROFILE=1 also
 // writes a CPU profile of the service under the detail and list load and prints where its time
 // goes; BENCH_STREAM=0 leaves the live stream out, BENCH_SIGN_IN=0 the sign-in stage (alone:
 // npm run bench:sign-in), BENCH_COBROS=0 the money stage (alone: npm run bench:cobros),
-// BENCH_INVENTARIO=0 the stock stage (alone: npm run bench:inventario).
+// BENCH_INVENTARIO=0 the stock stage (alone: npm run bench:inventario), BENCH_COCINA=0 the
+// kitchen stage (alone: npm run bench:cocina).
 require('reflect-metadata');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
@@ -42,6 +44,7 @@ const stream = require('./stream');
 const signIn = require('./sign-in');
 const cobros = require('./cobros');
 const inventario = require('./inventario');
+const cocina = require('./cocina');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -58,6 +61,7 @@ const STREAM = env.BENCH_STREAM !== '0';
 const SIGN_IN = env.BENCH_SIGN_IN !== '0';
 const COBROS = env.BENCH_COBROS !== '0';
 const INVENTARIO = env.BENCH_INVENTARIO !== '0';
+const COCINA = env.BENCH_COCINA !== '0';
 const PREFIX = 'comandas_bench_';
 const TIME_ZONE = 'America/Lima';
 const MAX_CONNECTIONS = 320; // of the embedded server
@@ -552,6 +556,30 @@ async function main() {
       stoppers.length = 0;
     }
 
+    // the kitchen: a tenant of its own (demo data, cocina on), a service of its own with
+    // FEATURE_COCINA=true and the pools of the first service
+    let kitchen;
+    if (COCINA) {
+      const provisioned = await cocina.provisionTenant({
+        serverUrl,
+        cliEnv,
+        prefix: PREFIX,
+        timeZone: TIME_ZONE,
+      });
+      const kitchenService = await cocina.startService({
+        work,
+        cliEnv,
+        serviceConfig,
+        poolMax: tenantPool,
+      });
+      stoppers.push(kitchenService.stop);
+      kitchen = await cocina.cocinaBench({ service: kitchenService, provisioned });
+      progress(cocina.progressLine(kitchen, fmt));
+      if (kitchen.failed) failed = true;
+      await kitchenService.stop();
+      stoppers.length = 0;
+    }
+
     const startup = await startupTimes(work);
 
     console.log(
@@ -617,6 +645,7 @@ async function main() {
     if (signIns) console.log(signIn.report(signIns, fmt));
     if (money) console.log(cobros.report(money, fmt));
     if (stock) console.log(inventario.report(stock, fmt));
+    if (kitchen) console.log(cocina.report(kitchen, fmt));
     console.log(`\nThe bench took ${fmt((Date.now() - benchStarted) / 60_000, 1)} min.`);
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
@@ -627,7 +656,7 @@ async function main() {
     }
     if (failed) {
       console.error(
-        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money or stock request wrongly.',
+        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money or stock request wrongly, or a kitchen screen missed, repeated or misrouted an event.',
       );
       process.exitCode = 1;
     }

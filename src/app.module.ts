@@ -29,6 +29,7 @@ import { ComandasModule } from './comandas/comandas.module';
 import { ReservasModule } from './reservas/reservas.module';
 import { CobrosModule } from './cobros/cobros.module';
 import { InventarioModule } from './inventario/inventario.module';
+import { CocinaModule } from './cocina/cocina.module';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
@@ -96,6 +97,7 @@ export class AppModule implements NestModule {
         ReservasModule,
         CobrosModule,
         InventarioModule,
+        CocinaModule,
         CatalogoModule,
         GenericTablesModule,
         RpcModule,

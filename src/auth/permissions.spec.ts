@@ -18,6 +18,8 @@ describe('permission matrix', () => {
         'cobros:void',
         'caja:operate',
         'inventario:read',
+        'cocina:read',
+        'cocina:send',
       ],
       mozo: [
         'comandas:read',
@@ -28,8 +30,10 @@ describe('permission matrix', () => {
         'reservas:read',
         'reservas:write',
         'reservas:seat',
+        'cocina:read',
+        'cocina:send',
       ],
-      cocina: ['comandas:read', 'reservas:read', 'inventario:waste'],
+      cocina: ['comandas:read', 'reservas:read', 'inventario:waste', 'cocina:read', 'cocina:bump'],
     });
   });
 
@@ -49,6 +53,8 @@ describe('permission matrix', () => {
       'cobros:void',
       'caja:operate',
       'inventario:read',
+      'cocina:read',
+      'cocina:send',
     ]);
   });
 

@@ -31,6 +31,10 @@ export const PERMISSIONS = [
   'inventario:read',
   'inventario:write',
   'inventario:waste',
+  'cocina:read',
+  'cocina:send',
+  'cocina:bump',
+  'cocina:manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -50,6 +54,10 @@ export const FEATURE_OF_PERMISSION: Partial<Record<Permission, TenantFeature>> =
   'inventario:read': 'inventario',
   'inventario:write': 'inventario',
   'inventario:waste': 'inventario',
+  'cocina:read': 'cocina',
+  'cocina:send': 'cocina',
+  'cocina:bump': 'cocina',
+  'cocina:manage': 'cocina',
 };
 
 export const ROLE_NAMES = ['admin', 'cajero', 'mozo', 'cocina'] as const;
@@ -80,6 +88,9 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     'caja:operate',
     // reads the stock, its movements, the counts and the food cost; changes none of it
     'inventario:read',
+    // sends the orders it takes at the till to the kitchen and hands over what is ready
+    'cocina:read',
+    'cocina:send',
   ],
   /**
    * Waiter: opens comandas and edits them (lines, table, customer, note) while open, splits,
@@ -95,12 +106,16 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     'reservas:read',
     'reservas:write',
     'reservas:seat',
+    // sends the table's orders to the kitchen, fires the next course, serves what is ready
+    'cocina:read',
+    'cocina:send',
   ],
   /**
    * Kitchen: sees the comandas to prepare them, and the reservations to plan the covers;
-   * records the waste of what it throws away.
+   * records the waste of what it throws away; works its station's tickets (starts them, bumps
+   * them when ready, recalls a bumped one).
    */
-  cocina: ['comandas:read', 'reservas:read', 'inventario:waste'],
+  cocina: ['comandas:read', 'reservas:read', 'inventario:waste', 'cocina:read', 'cocina:bump'],
 };
 
 function roleName(name: string): RoleName | undefined {

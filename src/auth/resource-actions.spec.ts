@@ -35,7 +35,9 @@ describe('Grants', () => {
     );
     expect(Grants.ofRoles(['admin'])).toBe(Grants.ALL);
     expect(Grants.ofRoles(['gerente'])).toBe(Grants.NONE);
-    expect(Grants.ofRoles(['cocina']).key).toBe('comandas:read reservas:read inventario:waste');
+    expect(Grants.ofRoles(['cocina']).key).toBe(
+      'comandas:read reservas:read inventario:waste cocina:read cocina:bump',
+    );
   });
 
   it('holds exactly its permissions', () => {
@@ -49,6 +51,8 @@ describe('Grants', () => {
       'reservas:read',
       'reservas:write',
       'reservas:seat',
+      'cocina:read',
+      'cocina:send',
     ]);
   });
 });

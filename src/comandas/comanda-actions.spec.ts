@@ -11,6 +11,7 @@ import {
   type ComandaAction,
 } from './comanda-state';
 import { CobrosController } from '../cobros/cobros.controller';
+import { CocinaComandasController, CocinaController } from '../cocina/cocina.controller';
 import { ComandasController } from './comandas.controller';
 
 /** A PUT /comandas/:id body that does each thing the route does. */
@@ -24,25 +25,28 @@ const PUT_BODIES: Record<UpdateAction, object> = {
 
 /** Each route that performs actions: the actions, and the permission it asks for each. */
 function routes(): { route: string; action: ComandaAction; permission: Permission }[] {
-  // the comanda's own routes, and those of the money module (feature cobros)
-  return [ComandasController, CobrosController].flatMap((controller) => {
-    const prototype = controller.prototype as unknown as Record<string, object>;
-    return Object.getOwnPropertyNames(prototype).flatMap((name) => {
-      const handler = prototype[name];
-      const actions = Reflect.getMetadata(ROUTE_ACTIONS, handler) as ComandaAction[] | undefined;
-      if (!actions) return [];
-      const required = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as
-        Permission | PermissionResolver;
-      return actions.map((action) => ({
-        route: name,
-        action,
-        permission:
-          typeof required === 'function'
-            ? required({ body: PUT_BODIES[action as UpdateAction] } as Request)
-            : required,
-      }));
-    });
-  });
+  // the comanda's own routes, and those of the money (feature cobros) and kitchen (feature
+  // cocina) modules
+  return [ComandasController, CobrosController, CocinaComandasController, CocinaController].flatMap(
+    (controller) => {
+      const prototype = controller.prototype as unknown as Record<string, object>;
+      return Object.getOwnPropertyNames(prototype).flatMap((name) => {
+        const handler = prototype[name];
+        const actions = Reflect.getMetadata(ROUTE_ACTIONS, handler) as ComandaAction[] | undefined;
+        if (!actions) return [];
+        const required = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as
+          Permission | PermissionResolver;
+        return actions.map((action) => ({
+          route: name,
+          action,
+          permission:
+            typeof required === 'function'
+              ? required({ body: PUT_BODIES[action as UpdateAction] } as Request)
+              : required,
+        }));
+      });
+    },
+  );
 }
 
 describe('comanda actions: one map of action → permission, for the routes and `acciones`', () => {
@@ -84,12 +88,28 @@ describe('comanda actions: one map of action → permission, for the routes and 
           'pagar',
           'anular_pago',
           'descontar',
+          'enviar',
+          'disparar',
+          'entregar',
+          'preparar',
+          'listo',
+          'recuperar',
         ],
-        cerrada: ['abrir', 'eliminar', 'reembolsar'],
-        eliminada: ['restaurar'],
+        cerrada: ['abrir', 'eliminar', 'reembolsar', 'preparar', 'listo', 'recuperar'],
+        eliminada: ['restaurar', 'listo'],
       },
       cajero: {
-        abierta: ['cerrar', 'dividir', 'unir', 'transferir', 'pagar', 'anular_pago'],
+        abierta: [
+          'cerrar',
+          'dividir',
+          'unir',
+          'transferir',
+          'pagar',
+          'anular_pago',
+          'enviar',
+          'disparar',
+          'entregar',
+        ],
         cerrada: ['abrir'],
         eliminada: [],
       },
@@ -102,16 +122,23 @@ describe('comanda actions: one map of action → permission, for the routes and 
           'dividir',
           'unir',
           'transferir',
+          'enviar',
+          'disparar',
+          'entregar',
         ],
         cerrada: [],
         eliminada: [],
       },
-      cocina: { abierta: [], cerrada: [], eliminada: [] },
+      cocina: {
+        abierta: ['preparar', 'listo', 'recuperar'],
+        cerrada: ['preparar', 'listo', 'recuperar'],
+        eliminada: ['listo'],
+      },
     });
   });
 
   it('lists no money action while the feature cobros is off for the tenant', () => {
-    const off = (role: string) => Grants.ofRoles([role]).without(['cobros']);
+    const off = (role: string) => Grants.ofRoles([role]).without(['cobros', 'cocina']);
     expect(COMANDA_ACCIONES.permitted('abierta', off('admin'))).toEqual([
       'cerrar',
       'editar',
@@ -127,6 +154,13 @@ describe('comanda actions: one map of action → permission, for the routes and 
     expect(COMANDA_ACCIONES.permitted('abierta', Grants.ALL.without(['cobros']))).not.toContain(
       'pagar',
     );
+    // nor a kitchen action while cocina is off
+    expect(COMANDA_ACCIONES.permitted('abierta', Grants.ALL.without(['cocina']))).not.toContain(
+      'enviar',
+    );
+    expect(COMANDA_ACCIONES.permitted('eliminada', Grants.ALL.without(['cocina']))).toEqual([
+      'restaurar',
+    ]);
   });
 
   it('gives every action the state allows with every permission (AUTH_MODE=off)', () => {

@@ -42,6 +42,14 @@ export const COMANDA_ACCIONES = new ResourceActions<ComandaState, ComandaAction>
     anular_pago: 'cobros:void',
     descontar: 'cobros:discount',
     reembolsar: 'cobros:refund',
+    // the kitchen, with the feature cocina: the floor sends, fires and serves; the kitchen
+    // starts, bumps and recalls its tickets
+    enviar: 'cocina:send',
+    disparar: 'cocina:send',
+    entregar: 'cocina:send',
+    preparar: 'cocina:bump',
+    listo: 'cocina:bump',
+    recuperar: 'cocina:bump',
   },
   allowedActions,
 );

@@ -19,6 +19,38 @@ export interface ComandaExtension {
    * (`pagos`); while it is off, a body with one of them is refused like an unknown field.
    */
   bodyFields(): readonly string[];
+  /**
+   * The fields of an ordered line (`POST /comandas` items, `POST /comandas/:id/items`) the
+   * extension takes when it is on for the tenant (`curso`); while it is off, a line with one of
+   * them is refused like an unknown field.
+   */
+  itemFields?(): readonly string[];
+  /**
+   * A line's quantity is about to end at `cantidad` (0: the line is voided) by `modificar_item`
+   * or `quitar_item` (called after the change of a quantity, before a line is deleted), or
+   * every line of a deleted comanda: may write (the kitchen's cancellations). Answers fields
+   * the change's audit entry (`despues`) gains, if any.
+   */
+  itemChanging?(
+    tx: Queryable,
+    comanda: LockedComanda,
+    idItem: number,
+    cantidad: number,
+    actor: Actor,
+  ): Promise<Record<string, unknown> | undefined>;
+  /** A split moved `cantidad` of line `idOrigen` onto the new line `idNueva`. */
+  itemSplit?(tx: Queryable, idOrigen: number, idNueva: number, cantidad: number): Promise<void>;
+  /**
+   * Quantities of products sent to be prepared and then cancelled (thrown away): the stock
+   * records them as waste. Called by the module that knows (the kitchen), implemented by the
+   * one that keeps the stock.
+   */
+  itemsWasted?(
+    tx: Queryable,
+    items: readonly { id_producto: number; cantidad: string }[],
+    motivo: string,
+    actor: Actor,
+  ): Promise<void>;
   /** Before any change of a locked comanda (moving lines, deleting it ...): refuse by throwing. */
   checkChange?(tx: Queryable, comanda: LockedComanda, action: ComandaAction): Promise<void>;
   /** Before a move of the state machine is applied (cerrar, abrir): may write, or refuse. */
@@ -50,6 +82,11 @@ export interface ComandaExtension {
   ): Promise<void>;
   /** The fields the comanda's detail gains (read on `db`, a transaction, when given). */
   detail?(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined>;
+  /** The fields each line of the comanda's detail gains, by id_item. */
+  lineFields?(
+    id: number,
+    db?: Queryable,
+  ): Promise<Map<number, Record<string, unknown>> | undefined>;
 }
 
 /** The extensions registered by other modules (in their onModuleInit), run in that order. */
@@ -64,6 +101,46 @@ export class ComandaExtensions {
   /** The PUT body fields the extensions on for this tenant take. */
   bodyFields(): Set<string> {
     return new Set(this.extensions.flatMap((e) => e.bodyFields()));
+  }
+
+  /** The ordered-line fields the extensions on for this tenant take. */
+  itemFields(): Set<string> {
+    return new Set(this.extensions.flatMap((e) => e.itemFields?.() ?? []));
+  }
+
+  async itemChanging(
+    tx: Queryable,
+    comanda: LockedComanda,
+    idItem: number,
+    cantidad: number,
+    actor: Actor,
+  ): Promise<Record<string, unknown>> {
+    let fields: Record<string, unknown> = {};
+    for (const e of this.extensions)
+      fields = { ...fields, ...(await e.itemChanging?.(tx, comanda, idItem, cantidad, actor)) };
+    return fields;
+  }
+
+  async itemSplit(tx: Queryable, idOrigen: number, idNueva: number, cantidad: number) {
+    for (const e of this.extensions) await e.itemSplit?.(tx, idOrigen, idNueva, cantidad);
+  }
+
+  async itemsWasted(
+    tx: Queryable,
+    items: readonly { id_producto: number; cantidad: string }[],
+    motivo: string,
+    actor: Actor,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    for (const e of this.extensions) await e.itemsWasted?.(tx, items, motivo, actor);
+  }
+
+  async lineFields(id: number, db?: Queryable): Promise<Map<number, Record<string, unknown>>> {
+    const fields = new Map<number, Record<string, unknown>>();
+    for (const e of this.extensions)
+      for (const [item, more] of (await e.lineFields?.(id, db)) ?? [])
+        fields.set(item, { ...fields.get(item), ...more });
+    return fields;
   }
 
   async checkChange(tx: Queryable, comanda: LockedComanda, action: ComandaAction): Promise<void> {

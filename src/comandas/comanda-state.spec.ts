@@ -29,6 +29,17 @@ const ALLOWED: [ComandaState, ComandaAction, Transition][] = [
   ['abierta', 'anular_pago', {}],
   ['abierta', 'descontar', {}],
   ['cerrada', 'reembolsar', {}],
+  // the kitchen (feature cocina)
+  ['abierta', 'enviar', {}],
+  ['abierta', 'disparar', {}],
+  ['abierta', 'entregar', {}],
+  ['abierta', 'preparar', {}],
+  ['abierta', 'listo', {}],
+  ['abierta', 'recuperar', {}],
+  ['cerrada', 'preparar', {}],
+  ['cerrada', 'listo', {}],
+  ['cerrada', 'recuperar', {}],
+  ['eliminada', 'listo', {}],
 ];
 
 describe('comanda state machine', () => {
@@ -42,8 +53,8 @@ describe('comanda state machine', () => {
     ),
   );
 
-  it('refuses every other pair (29 of them)', () => {
-    expect(refused).toHaveLength(29);
+  it('refuses every other pair (37 of them)', () => {
+    expect(refused).toHaveLength(37);
     expect(refused).toHaveLength(COMANDA_STATES.length * COMANDA_ACTIONS.length - ALLOWED.length);
   });
 
@@ -74,7 +85,14 @@ describe('comanda state machine', () => {
   });
 
   it('lists what each state allows', () => {
-    expect(allowedActions('cerrada')).toEqual(['abrir', 'eliminar', 'reembolsar']);
-    expect(allowedActions('eliminada')).toEqual(['restaurar']);
+    expect(allowedActions('cerrada')).toEqual([
+      'abrir',
+      'eliminar',
+      'reembolsar',
+      'preparar',
+      'listo',
+      'recuperar',
+    ]);
+    expect(allowedActions('eliminada')).toEqual(['restaurar', 'listo']);
   });
 });

@@ -14,6 +14,10 @@ import { ConflictError } from '../common/errors/domain-error';
  * | abierta   | split, merge, transfer        | abierta   |  (merged ones: eliminada)
  * | abierta   | pagar, anular_pago, descontar | abierta   |  (feature cobros)
  * | cerrada   | reembolsar                    | cerrada   |  (feature cobros)
+ * | abierta   | enviar, disparar, entregar    | abierta   |  (feature cocina)
+ * | abierta   | preparar, listo, recuperar    | abierta   |  (feature cocina)
+ * | cerrada   | preparar, listo, recuperar    | cerrada   |  (feature cocina)
+ * | eliminada | listo                         | eliminada |  (feature cocina)
  * | abierta   | DELETE                        | eliminada |
  * | cerrada   | DELETE                        | eliminada |
  *
@@ -40,7 +44,14 @@ export type ComandaAction =
   | 'pagar'
   | 'anular_pago'
   | 'descontar'
-  | 'reembolsar';
+  | 'reembolsar'
+  // the kitchen (the cocina module, when it is on)
+  | 'enviar'
+  | 'disparar'
+  | 'entregar'
+  | 'preparar'
+  | 'listo'
+  | 'recuperar';
 
 export const COMANDA_ACTIONS: readonly ComandaAction[] = [
   'abrir',
@@ -58,6 +69,12 @@ export const COMANDA_ACTIONS: readonly ComandaAction[] = [
   'anular_pago',
   'descontar',
   'reembolsar',
+  'enviar',
+  'disparar',
+  'entregar',
+  'preparar',
+  'listo',
+  'recuperar',
 ];
 
 export const COMANDA_STATES: readonly ComandaState[] = ['abierta', 'cerrada', 'eliminada'];
@@ -82,14 +99,26 @@ const TRANSITIONS: Record<ComandaState, Partial<Record<ComandaAction, Transition
     pagar: {},
     anular_pago: {},
     descontar: {},
+    enviar: {},
+    disparar: {},
+    entregar: {},
+    preparar: {},
+    listo: {},
+    recuperar: {},
   },
   cerrada: {
     abrir: { estado: 'abierta' },
     eliminar: { eliminada: true },
     reembolsar: {},
+    // the kitchen finishes what a closed (paid early) comanda ordered
+    preparar: {},
+    listo: {},
+    recuperar: {},
   },
   eliminada: {
     restaurar: { eliminada: false },
+    // a deleted comanda's tickets (its cancellations) are cleared from the screens
+    listo: {},
   },
 };
 

@@ -81,6 +81,8 @@ export interface NewItem {
   cantidad: number;
   nota: string | null;
   id_usuario: number | null;
+  /** The course (feature cocina); null: the category's default course, else 1. */
+  curso: number | null;
 }
 
 const SUMMARY_COLUMNS = `
@@ -105,6 +107,7 @@ export interface StreamEventRow extends ComandaRow {
   actor: string | null;
   motivo: string | null;
   antes: Record<string, unknown> | null;
+  despues: Record<string, unknown> | null;
   fec_evento: Date;
 }
 
@@ -116,7 +119,7 @@ export interface StreamEventRow extends ComandaRow {
 export function streamEventsQuery(where: string, limit: number): string {
   return `SELECT e.id_evento, e.accion, e.id_usuario AS actor_id,
                  nullif(concat_ws(' ', eu.nombre, eu.apellido), '') AS actor,
-                 e.motivo, e.antes, e.fec_evento, ${SUMMARY_COLUMNS}
+                 e.motivo, e.antes, e.despues, e.fec_evento, ${SUMMARY_COLUMNS}
             ${SUMMARY_FROM}
             JOIN comanda_eventos e ON e.id_comanda = c.id_comanda
             LEFT JOIN usuarios eu ON eu.id_usuario = e.id_usuario
@@ -315,7 +318,7 @@ export class ComandasRepository extends TenantRepository {
 
   /**
    * Splits `cantidad` off a line into a new line of comanda `toId` with the same product, price,
-   * note, author and time; the line keeps the rest. Answers the new line.
+   * note, author and time, course and kitchen state; the line keeps the rest. Answers the new line.
    */
   async splitItem(tx: Queryable, itemId: number, cantidad: number, toId: number): Promise<ItemRow> {
     await tx.query('UPDATE deta_comandas SET cantidad = cantidad - $2 WHERE id_deta_comanda = $1', [
@@ -324,8 +327,10 @@ export class ComandasRepository extends TenantRepository {
     ]);
     const rows = await tx.query<ItemRow[]>(
       `INSERT INTO deta_comandas
-              (id_comanda, id_producto, cantidad, precio_unitario, nota, id_usuario, fec_registro)
-       SELECT $3, id_producto, $2, precio_unitario, nota, id_usuario, fec_registro
+              (id_comanda, id_producto, cantidad, precio_unitario, nota, id_usuario, fec_registro,
+               curso, estado_cocina, fec_enviado, fec_preparacion, fec_listo, fec_entregado)
+       SELECT $3, id_producto, $2, precio_unitario, nota, id_usuario, fec_registro,
+              curso, estado_cocina, fec_enviado, fec_preparacion, fec_listo, fec_entregado
          FROM deta_comandas WHERE id_deta_comanda = $1
        RETURNING ${ITEM_COLUMNS}`,
       [itemId, cantidad, toId],
@@ -384,11 +389,14 @@ export class ComandasRepository extends TenantRepository {
   /** Adds lines at the products' current prices, in the given order. */
   async insertItems(tx: Queryable, id: number, lines: NewItem[]): Promise<ItemRow[]> {
     return tx.query<ItemRow[]>(
-      `INSERT INTO deta_comandas (id_comanda, id_producto, cantidad, precio_unitario, nota, id_usuario)
-       SELECT $1, p.id_producto, l.cantidad, p.precio, l.nota, l.id_usuario
+      `INSERT INTO deta_comandas
+              (id_comanda, id_producto, cantidad, precio_unitario, nota, id_usuario, curso)
+       SELECT $1, p.id_producto, l.cantidad, p.precio, l.nota, l.id_usuario,
+              coalesce(l.curso, cat.curso_defecto, 1)
          FROM jsonb_to_recordset($2::jsonb)
-              AS l(ord int, id_producto int, cantidad numeric, nota text, id_usuario int)
+              AS l(ord int, id_producto int, cantidad numeric, nota text, id_usuario int, curso smallint)
          JOIN productos p ON p.id_producto = l.id_producto
+         LEFT JOIN categorias cat ON cat.id_categoria = p.id_categoria
         ORDER BY l.ord
        RETURNING id_deta_comanda, id_producto, cantidad, precio_unitario, subtotal, nota, id_usuario`,
       [id, JSON.stringify(lines.map((line, ord) => ({ ord, ...line })))],

@@ -28,6 +28,7 @@ import type { Queryable } from '../database/sql';
 import { ComandasRepository, type LockedComanda, type NewItem } from './comandas.repository';
 import {
   EDITABLE_FIELDS,
+  ITEM_EXTENSION_FIELDS,
   type CreateComandaBody,
   type EditableField,
   type ItemChange,
@@ -112,6 +113,7 @@ export class ComandasService {
     actor: Actor,
     within?: EntityManager,
   ): Promise<ComandaDetail> {
+    this.checkItemFields(body.items ?? [], 'items.');
     return this.repository.transaction(within, async (tx) => {
       const fields = pickFields(body);
       // The waiter is the one named, else whoever opens it (the token's user).
@@ -203,6 +205,7 @@ export class ComandasService {
   }
 
   addItem(id: number, item: ItemInput, expectedVersion: number | undefined, actor: Actor) {
+    this.checkItemFields([item], '');
     return this.change(id, 'agregar_item', expectedVersion, async (tx, before) => {
       const by = item.id_usuario ?? actor.id_usuario ?? before.id_usuario;
       const [added] = await this.addItems(tx, id, [item], by);
@@ -221,15 +224,19 @@ export class ComandasService {
     if (change.cantidad === undefined && change.nota === undefined) {
       throw emptyChange();
     }
-    return this.change(id, 'modificar_item', expectedVersion, async (tx) => {
+    return this.change(id, 'modificar_item', expectedVersion, async (tx, before) => {
       const existing = await this.repository.item(tx, id, itemId);
       if (!existing) throw itemNotFound(id, itemId);
       const updated = await this.repository.updateItem(tx, itemId, change.cantidad, change.nota);
+      const more =
+        change.cantidad === undefined
+          ? {}
+          : await this.extensions.itemChanging(tx, before, itemId, change.cantidad, actor);
       const after = await this.repository.applyChange(tx, id, {});
       return {
         after,
         antes: this.itemSnapshot(existing),
-        despues: this.itemSnapshot(updated),
+        despues: { ...this.itemSnapshot(updated), ...more },
         motivo: null,
         actor,
       };
@@ -244,12 +251,14 @@ export class ComandasService {
     expectedVersion: number | undefined,
     actor: Actor,
   ) {
-    return this.change(id, 'quitar_item', expectedVersion, async (tx) => {
+    return this.change(id, 'quitar_item', expectedVersion, async (tx, before) => {
       const existing = await this.repository.item(tx, id, itemId);
       if (!existing) throw itemNotFound(id, itemId);
+      const more = await this.extensions.itemChanging(tx, before, itemId, 0, actor);
       await this.repository.deleteItem(tx, itemId);
       const after = await this.repository.applyChange(tx, id, {});
-      return { after, antes: this.itemSnapshot(existing), despues: null, motivo, actor };
+      const despues = Object.keys(more).length > 0 ? more : null;
+      return { after, antes: this.itemSnapshot(existing), despues, motivo, actor };
     });
   }
 
@@ -298,6 +307,7 @@ export class ComandasService {
           moved.push(this.itemSnapshot(line));
         } else {
           const part = await this.repository.splitItem(tx, id_item, cantidad, nuevaId);
+          await this.extensions.itemSplit(tx, id_item, Number(part.id_deta_comanda), cantidad);
           moved.push({ ...this.itemSnapshot(part), dividida_de: id_item });
         }
       }
@@ -494,6 +504,17 @@ export class ComandasService {
     transition(stateOf(locked), action);
   }
 
+  /** Line fields of an extension (`curso`) are unknown fields while it is off for the tenant. */
+  private checkItemFields(items: ItemInput[], prefix: string): void {
+    const taken = this.extensions.itemFields();
+    const refused = items.flatMap((item, n) =>
+      ITEM_EXTENSION_FIELDS.filter((f) => item[f] !== undefined && !taken.has(f)).map(
+        (f) => `${prefix}${prefix ? `${n}.` : ''}property ${f} should not exist`,
+      ),
+    );
+    if (refused.length > 0) throw validationFailed(refused);
+  }
+
   private async addItems(tx: Queryable, id: number, items: ItemInput[], addedBy: number | null) {
     if (items.length === 0) return [];
     const ids = [...new Set(items.map((item) => item.id_producto))];
@@ -507,6 +528,7 @@ export class ComandasService {
       cantidad: item.cantidad,
       nota: item.nota ?? null,
       id_usuario: item.id_usuario ?? addedBy,
+      curso: item.curso ?? null,
     }));
     const inserted = await this.repository.insertItems(tx, id, newItems);
     return inserted.map((row) => this.itemSnapshot(row));
@@ -534,6 +556,9 @@ export class ComandasService {
     const found = await this.repository.detail(id, db);
     if (!found) throw comandaNotFound(id);
     const detail = toDetail(found.row, found.lines, this.timeZone, this.caller.grants);
+    const lineFields = await this.extensions.lineFields(id, db);
+    if (lineFields.size > 0)
+      detail.lineas = detail.lineas.map((line) => ({ ...line, ...lineFields.get(line.id_item) }));
     return { ...detail, ...(await this.extensions.detail(id, db)) };
   }
 }

@@ -286,6 +286,38 @@ export class InventarioRepository extends TenantRepository {
 
   // ---- waste ----
 
+  /**
+   * Products sent to the kitchen and then cancelled (the kitchen module's cancellations): each
+   * recipe ingredient × the quantity cancelled is recorded as waste and posted, per material in
+   * ascending id order (the posting rule's lock order).
+   */
+  async mermasDeProductos(
+    tx: Queryable,
+    items: readonly { id_producto: number; cantidad: string }[],
+    motivo: string,
+    idUsuario: number | null,
+  ): Promise<void> {
+    await this.posting(() =>
+      tx.query(
+        `WITH items AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id_producto int, cantidad numeric)),
+         por_materia AS (
+           SELECT rp.id_mat_prima, sum(rp.cantidad * i.cantidad) AS cantidad
+             FROM items i JOIN receta_producto rp ON rp.id_producto = i.id_producto
+            GROUP BY rp.id_mat_prima),
+         merma AS (
+           INSERT INTO mermas (id_mat_prima, cantidad, motivo, fec, id_usuario)
+           SELECT id_mat_prima, cantidad, $2, now(), $3 FROM por_materia
+            WHERE cantidad > 0 ORDER BY id_mat_prima
+           RETURNING *)
+         SELECT (stock_asentar(m.id_mat_prima, 'merma', -m.cantidad, NULL, 'merma', m.id_merma,
+                               NULL, m.fec, m.id_usuario, m.motivo)).id_movimiento
+           FROM merma m ORDER BY m.id_mat_prima`,
+        [JSON.stringify(items), motivo, idUsuario],
+      ),
+    );
+  }
+
   /** Records the waste and posts its movement; answers the movement's id. */
   merma(
     tx: Queryable,

@@ -115,6 +115,17 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
     else if (GIVES_BACK.has(action)) await this.repository.revert(tx, id, actor.id_usuario);
   }
 
+  /** What the kitchen cancelled after it was sent is waste, from the products' recipes. */
+  async itemsWasted(
+    tx: Queryable,
+    items: readonly { id_producto: number; cantidad: string }[],
+    motivo: string,
+    actor: Actor,
+  ): Promise<void> {
+    if (!this.on) return;
+    await this.repository.mermasDeProductos(tx, items, motivo, actor.id_usuario);
+  }
+
   // ---- reads ----
 
   materiales() {

@@ -23,6 +23,7 @@ interface TenantInfo {
     reservas: boolean;
     cobros: boolean;
     inventario: boolean;
+    cocina: boolean;
   };
 }
 
@@ -97,6 +98,7 @@ describe('service contract (health, tenant, drivers, features, auth), over HTTP'
           reservas: expect.any(Boolean),
           cobros: expect.any(Boolean),
           inventario: expect.any(Boolean),
+          cocina: expect.any(Boolean),
         },
       });
     });

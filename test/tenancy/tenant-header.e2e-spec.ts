@@ -26,6 +26,7 @@ describe('tenant-context middleware', () => {
         reservas: true,
         cobros: false,
         inventario: false,
+        cocina: false,
       },
     });
   });

@@ -57,7 +57,25 @@ export class ItemInput {
   @Min(1)
   @Max(2_147_483_647)
   id_usuario?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 9,
+    example: 2,
+    description:
+      'Feature cocina: the course the line is served in (default: its category’s default course, ' +
+      'else 1). Refused while cocina is off.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(9)
+  curso?: number;
 }
+
+/** The fields of an ordered line that belong to an extension (refused while it is off). */
+export const ITEM_EXTENSION_FIELDS = ['curso'] as const;
 
 /** A change of a line: quantity and/or note (a different product is a new line). */
 export class ItemChange {

@@ -1,5 +1,5 @@
 import { COMANDA_ACTIONS, type ComandaAction } from '../comanda-state';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ESTADOS_PAGO, IgvDto, PagoDto, type EstadoPago } from '../../cobros/dto/cobros-output.dto';
 import { DESCUENTO_TIPOS, type DescuentoTipo } from '../../cobros/dto/pago-input.dto';
 
@@ -59,6 +59,50 @@ export class ComandaItem {
   id_usuario!: number | null;
   @ApiProperty({ example: 'Rosa Quispe', nullable: true, type: String }) usuario!: string | null;
   @ApiProperty({ example: '2026-11-22T13:06:00-05:00' }) fec_registro!: string;
+
+  // the kitchen (feature cocina; absent while it is off)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 9,
+    example: 1,
+    description: 'Feature cocina: the course',
+  })
+  curso?: number;
+  @ApiPropertyOptional({
+    enum: ['pendiente', 'enviado', 'en_preparacion', 'listo', 'entregado'],
+    example: 'enviado',
+    description: 'Feature cocina: where the line stands in the kitchen',
+  })
+  estado_cocina?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2026-11-22T13:07:00-05:00',
+    description: 'Feature cocina: last sent',
+  })
+  fec_enviado?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Feature cocina: started',
+  })
+  fec_preparacion?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Feature cocina: ready',
+  })
+  fec_listo?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Feature cocina: served',
+  })
+  fec_entregado?: string | null;
 }
 
 export class ComandaDetail extends ComandaSummary {

@@ -21,6 +21,10 @@ export interface StreamRequest {
   estado?: ComandaEstado;
   /** The last event id the client received (Last-Event-ID or lastEventId). */
   after?: number;
+  /** Another module's stream over the same feed (the kitchen's): an extra filter. */
+  filter?: (event: FeedEvent) => boolean;
+  /** ... and its own frame of an event (default: the comanda stream's). */
+  frame?: (event: FeedEvent, grants: Grants) => string;
 }
 
 /** A resumed stream replays at most this many entries, and none older than RETENTION_MS. */
@@ -48,7 +52,7 @@ export function matches(event: FeedEvent, request: StreamRequest): boolean {
   if (request.estado !== undefined && now.estado !== request.estado) {
     if (before.estado !== request.estado) return false;
   }
-  return true;
+  return request.filter?.(event) ?? true;
 }
 
 /**
@@ -130,7 +134,7 @@ export class ComandaEventHub implements OnModuleDestroy {
     const sent = new Set<number>();
     const send = (event: FeedEvent) => {
       if (sent.has(event.id) || !matches(event, request)) return;
-      stream.sendFrame(frameOf(event, grants));
+      stream.sendFrame((request.frame ?? frameOf)(event, grants));
     };
     const subscriber: FeedSubscriber = {
       deliver: (event) => (held ? held.push(event) : send(event)),
@@ -182,7 +186,7 @@ export class ComandaEventHub implements OnModuleDestroy {
     for (const row of rows) {
       const event = feedEvent(row, timeZone);
       sent.add(event.id);
-      if (matches(event, request)) stream.sendFrame(frameOf(event, grants));
+      if (matches(event, request)) stream.sendFrame((request.frame ?? frameOf)(event, grants));
     }
   }
 

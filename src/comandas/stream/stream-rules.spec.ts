@@ -30,6 +30,7 @@ describe('stream frames', () => {
     actor: null,
     motivo: null,
     antes: { estado: 'abierta' },
+    despues: { estado: 'cerrada' },
     fec_evento: new Date('2026-03-02T18:00:00Z'),
     id_comanda: '3',
     numero_ticket: '3',
@@ -62,7 +63,7 @@ describe('stream frames', () => {
     expect([accionesOf(waiter), accionesOf(cashier), accionesOf(admin)]).toEqual([
       [],
       ['abrir'],
-      ['abrir', 'eliminar', 'reembolsar'],
+      ['abrir', 'eliminar', 'reembolsar', 'preparar', 'listo', 'recuperar'],
     ]);
     expect(cashier.startsWith('id: 7\nevent: comanda\ndata: {"id_evento":7,')).toBe(true);
   });

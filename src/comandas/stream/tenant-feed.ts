@@ -15,6 +15,8 @@ export interface FeedEvent {
   data: StreamEventFields;
   /** The entry's `antes` (the filters also match what the comanda was before the change). */
   antes: Record<string, unknown> | null;
+  /** The entry's `despues` (other modules' streams filter on it: the kitchen's). */
+  despues: Record<string, unknown> | null;
   /** The SSE frames made so far, one per distinct permission set among the subscribers. */
   frames: Map<Grants, string>;
 }
@@ -25,6 +27,7 @@ export function feedEvent(row: StreamEventRow, timeZone: string): FeedEvent {
     id: Number(row.id_evento),
     data: toStreamEvent(row, timeZone),
     antes: row.antes,
+    despues: row.despues,
     frames: new Map(),
   };
 }

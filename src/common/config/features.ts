@@ -42,6 +42,13 @@ export const FEATURES = {
     description:
       'Stock from recipes: purchases in, sales out, waste, counts, food cost (docs/inventario.md)',
   },
+  cocina: {
+    variable: 'FEATURE_COCINA',
+    default: false,
+    tag: 'cocina',
+    description:
+      'The kitchen: courses, tickets per station as deltas, bump and recall, the kitchen stream (docs/cocina.md)',
+  },
 } as const satisfies Record<string, FeatureDefinition>;
 
 export interface FeatureDefinition {

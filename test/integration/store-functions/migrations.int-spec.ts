@@ -7,6 +7,7 @@ import { StoreFunctionsReports1764200000003 } from '../../../src/database/migrat
 import { ComandaEventsNotify1764600000000 } from '../../../src/database/migrations/tenant/1764600000000-comanda-events-notify';
 import { Cobros1764900000000 } from '../../../src/database/migrations/tenant/1764900000000-cobros';
 import { Inventario1765000000000 } from '../../../src/database/migrations/tenant/1765000000000-inventario';
+import { Cocina1765100000000 } from '../../../src/database/migrations/tenant/1765100000000-cocina';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -66,6 +67,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new Cobros1764900000000(),
           // the stock's store functions (stock_asentar ...), with its tables
           new Inventario1765000000000(),
+          // the kitchen's store functions (cocina_emitir, cocina_dividir_linea), with its tables
+          new Cocina1765100000000(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

@@ -798,6 +798,12 @@ const DONE: Record<ComandaEvento['accion'], string> = {
   anular_pago: 'anuló un pago',
   descontar: 'cambió el descuento',
   reembolsar: 'reembolsó',
+  enviar: 'envió a cocina',
+  disparar: 'disparó un tiempo',
+  entregar: 'entregó un plato',
+  preparar: 'empezó un pedido en cocina',
+  listo: 'marcó un pedido listo',
+  recuperar: 'recuperó un pedido en cocina',
 };
 
 export function Timeline({ events }: { events: ComandaEvento[] }) {

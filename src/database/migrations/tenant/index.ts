@@ -11,6 +11,7 @@ import { SetBasedAttendanceImport1764700000000 } from './1764700000000-set-based
 import { Credenciales1764800000000 } from './1764800000000-credenciales';
 import { Cobros1764900000000 } from './1764900000000-cobros';
 import { Inventario1765000000000 } from './1765000000000-inventario';
+import { Cocina1765100000000 } from './1765100000000-cocina';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -26,4 +27,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   Credenciales1764800000000,
   Cobros1764900000000,
   Inventario1765000000000,
+  Cocina1765100000000,
 ];
