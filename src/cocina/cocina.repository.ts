@@ -308,6 +308,35 @@ export class CocinaRepository extends TenantRepository {
     return row ? Number(row.id_comanda) : undefined;
   }
 
+  /**
+   * The comandas holding a ticket's lines now, ascending (a split may leave one ticket with
+   * lines in two comandas); its own comanda when none of its lines is left.
+   */
+  async comandasOfEnvio(id: number, db: Queryable = this.db): Promise<number[]> {
+    const rows = await db.query<{ id_comanda: string }[]>(
+      `SELECT DISTINCT d.id_comanda FROM envio_lineas l
+         JOIN deta_comandas d ON d.id_deta_comanda = l.id_item
+        WHERE l.id_envio = $1
+       UNION
+       SELECT ${COMANDA_OF_ENVIO} FROM envios_cocina t
+        WHERE t.id_envio = $1
+          AND NOT EXISTS (SELECT 1 FROM envio_lineas l JOIN deta_comandas d ON d.id_deta_comanda = l.id_item
+                           WHERE l.id_envio = $1)
+       ORDER BY 1`,
+      [id],
+    );
+    return rows.map((r) => Number(r.id_comanda));
+  }
+
+  /** The comanda of each of these lines. */
+  async comandasOfItems(tx: Queryable, ids: number[]): Promise<Map<number, number>> {
+    const rows = await tx.query<{ id: string; id_comanda: string }[]>(
+      'SELECT id_deta_comanda AS id, id_comanda FROM deta_comandas WHERE id_deta_comanda = ANY($1::bigint[])',
+      [ids],
+    );
+    return new Map(rows.map((r) => [Number(r.id), Number(r.id_comanda)]));
+  }
+
   lockEnvio(tx: Queryable, id: number): Promise<{ estado: EnvioEstado; tipo: string } | undefined> {
     return firstRow(tx, 'SELECT estado, tipo FROM envios_cocina WHERE id_envio = $1 FOR UPDATE', [
       id,

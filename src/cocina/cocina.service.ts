@@ -38,6 +38,14 @@ class EnvioMoved extends ConflictError {
 }
 
 /** What each ticket action moves a ticket to (for ESTADO_COCINA_INVALIDO). */
+/** What a ticket's move did, for each comanda's audit entry. */
+interface EnvioMove {
+  antes: string;
+  lineas: number[];
+  comandaOf: Map<number, number>;
+  estaciones: unknown;
+}
+
 const TARGET: Record<EnvioAction, string> = {
   preparar: 'en_preparacion',
   listo: 'listo',
@@ -180,17 +188,22 @@ export class CocinaService implements ComandaExtension, OnModuleInit {
     });
   }
 
-  /** A ticket moves: preparar, listo (bump), recuperar (recall). */
+  /**
+   * A ticket moves: preparar, listo (bump), recuperar (recall). It is a change of every comanda
+   * holding its lines (a split can leave one ticket with lines in two): each is locked, in
+   * ascending id order like every other multi-comanda change, gets a new version and its own
+   * audit entry naming its lines that moved.
+   */
   async moveEnvio(idEnvio: number, action: EnvioAction, actor: Actor): Promise<EnvioDto> {
     return this.repository.transaction(async (tx) => {
-      // the ticket's comanda is where its lines are now; a merge or split that moved them
-      // between this read and the comanda's lock is seen under the lock, and the change is
-      // framed again on the comanda they went to (nothing is written before that check)
+      // the comandas are read before their locks; a merge or split that moved the lines in
+      // between is seen under the locks, and the change is framed again on where they went
+      // (nothing is written before that check)
       for (const last of [false, false, true]) {
-        const idComanda = await this.repository.comandaOfEnvio(idEnvio);
-        if (idComanda === undefined) throw envioNotFound(idEnvio);
+        const comandas = await this.repository.comandasOfEnvio(idEnvio);
+        if (comandas.length === 0) throw envioNotFound(idEnvio);
         try {
-          await this.moveEnvioOf(idComanda, idEnvio, action, actor);
+          await this.moveEnvioOn(comandas, comandas, idEnvio, action, actor);
           break;
         } catch (error) {
           if (!(error instanceof EnvioMoved) || last) throw error;
@@ -201,34 +214,58 @@ export class CocinaService implements ComandaExtension, OnModuleInit {
     });
   }
 
-  private async moveEnvioOf(
-    idComanda: number,
+  /** The move framed on `comandas` (ascending, of `all`): each one's change nests the next one's. */
+  private async moveEnvioOn(
+    all: number[],
+    comandas: number[],
     idEnvio: number,
     action: EnvioAction,
     actor: Actor,
-  ): Promise<void> {
-    await this.comandas.changeBy(idComanda, action, undefined, actor, async (inner) => {
-      if ((await this.repository.comandaOfEnvio(idEnvio)) !== idComanda)
-        throw new EnvioMoved(idEnvio);
-      const envio = (await this.repository.lockEnvio(inner, idEnvio))!;
-      if (!envioAllowed(envio.estado).includes(action))
-        throw estadoCocinaInvalido({ id_envio: idEnvio }, envio.estado, TARGET[action]);
-      let lineas: number[];
-      if (action === 'preparar') lineas = await this.repository.preparar(inner, idEnvio);
-      else if (action === 'listo') lineas = await this.repository.listo(inner, idEnvio);
-      else {
-        const served = await this.repository.entregada(inner, idEnvio);
-        if (served !== undefined)
-          throw estadoCocinaInvalido({ id_item: served }, 'entregado', 'enviado');
-        lineas = await this.repository.recuperar(inner, idEnvio);
-      }
-      const estaciones = await this.repository.estacionesOf(inner, [idEnvio]);
+  ): Promise<EnvioMove> {
+    const [first, ...rest] = comandas;
+    let move: EnvioMove | undefined;
+    await this.comandas.changeBy(first, action, undefined, actor, async (inner) => {
+      move =
+        rest.length > 0
+          ? await this.moveEnvioOn(all, rest, idEnvio, action, actor)
+          : await this.applyMove(inner, all, idEnvio, action);
+      const lineas = move.lineas.filter((id) => move!.comandaOf.get(id) === first);
       return {
-        antes: { envios: [idEnvio], estado: envio.estado },
-        despues: { envios: [idEnvio], estado: TARGET[action], lineas, estaciones },
+        antes: { envios: [idEnvio], estado: move.antes },
+        despues: { envios: [idEnvio], estado: TARGET[action], lineas, estaciones: move.estaciones },
         motivo: null,
       };
     });
+    return move!;
+  }
+
+  /** Under every comanda's lock: the check that nothing moved, then the ticket's move. */
+  private async applyMove(
+    tx: Queryable,
+    comandas: number[],
+    idEnvio: number,
+    action: EnvioAction,
+  ): Promise<EnvioMove> {
+    const now = await this.repository.comandasOfEnvio(idEnvio, tx);
+    if (now.join() !== comandas.join()) throw new EnvioMoved(idEnvio);
+    const envio = (await this.repository.lockEnvio(tx, idEnvio))!;
+    if (!envioAllowed(envio.estado).includes(action))
+      throw estadoCocinaInvalido({ id_envio: idEnvio }, envio.estado, TARGET[action]);
+    let lineas: number[];
+    if (action === 'preparar') lineas = await this.repository.preparar(tx, idEnvio);
+    else if (action === 'listo') lineas = await this.repository.listo(tx, idEnvio);
+    else {
+      const served = await this.repository.entregada(tx, idEnvio);
+      if (served !== undefined)
+        throw estadoCocinaInvalido({ id_item: served }, 'entregado', 'enviado');
+      lineas = await this.repository.recuperar(tx, idEnvio);
+    }
+    return {
+      antes: envio.estado,
+      lineas,
+      comandaOf: await this.repository.comandasOfItems(tx, lineas),
+      estaciones: await this.repository.estacionesOf(tx, [idEnvio]),
+    };
   }
 
   /** A line served: listo → entregado. */

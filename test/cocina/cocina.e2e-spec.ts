@@ -305,6 +305,49 @@ describe('cocina: sends as deltas, courses, stations, cancellations, bump and re
     );
   });
 
+  it('a ticket split over two comandas moves as a change of both: versions and audit entries', async () => {
+    const a = await open([{ id_producto: MENU.ceviche.id, cantidad: 2 }]);
+    const [envio] = (await api.post(`/comandas/${a.id_comanda}/enviar`).expect(200)).body
+      .envios as Envio[];
+    const split = await api
+      .post(`/comandas/${a.id_comanda}/split`, {
+        lineas: [{ id_item: a.lineas[0].id_item, cantidad: 1 }],
+      })
+      .expect(201);
+    const nueva = split.body.nueva as { id_comanda: number; version: number };
+    const before = (await api.get(`/comandas/${a.id_comanda}`).expect(200)).body.version;
+
+    await api.post(`/cocina/envios/${envio.id_envio}/listo`).expect(200);
+
+    const [origen, parte] = await Promise.all(
+      [a.id_comanda, nueva.id_comanda].map(
+        async (id) => (await api.get(`/comandas/${id}`).expect(200)).body,
+      ),
+    );
+    expect(origen.version).toBe(before + 1);
+    expect(parte.version).toBe(nueva.version + 1);
+    expect(origen.lineas[0].estado_cocina).toBe('listo');
+    expect(parte.lineas[0].estado_cocina).toBe('listo');
+    for (const [id, linea] of [
+      [a.id_comanda, origen.lineas[0].id_item],
+      [nueva.id_comanda, parte.lineas[0].id_item],
+    ]) {
+      const events = (await api.get(`/comandas/${id}/eventos`).expect(200)).body as {
+        accion: string;
+        despues: { envios: number[]; lineas: number[] };
+      }[];
+      expect(events.at(-1)).toMatchObject({
+        accion: 'listo',
+        despues: { envios: [envio.id_envio], lineas: [linea] },
+      });
+    }
+    // and back, the same way
+    await api.post(`/cocina/envios/${envio.id_envio}/recuperar`).expect(200);
+    expect((await api.get(`/comandas/${nueva.id_comanda}`).expect(200)).body.version).toBe(
+      nueva.version + 2,
+    );
+  });
+
   it('deleting an abierta comanda cancels what it sent', async () => {
     const c = await open([
       { id_producto: MENU.ceviche.id, cantidad: 2 },
