@@ -298,16 +298,6 @@ export class CocinaRepository extends TenantRepository {
     return { rows, total: count[0].total };
   }
 
-  /** The comanda of a ticket (to lock it first). */
-  async comandaOfEnvio(id: number): Promise<number | undefined> {
-    const row = await firstRow<{ id_comanda: string }>(
-      this.db,
-      `SELECT ${COMANDA_OF_ENVIO} AS id_comanda FROM envios_cocina t WHERE t.id_envio = $1`,
-      [id],
-    );
-    return row ? Number(row.id_comanda) : undefined;
-  }
-
   /**
    * The comandas holding a ticket's lines now, ascending (a split may leave one ticket with
    * lines in two comandas); its own comanda when none of its lines is left.
