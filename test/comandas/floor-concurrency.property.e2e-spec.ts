@@ -367,6 +367,7 @@ const stats: Stats = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 const cents = (n: number | string) => Math.round(Number(n) * 100);
+const milli = (n: number | string) => Math.round(Number(n) * 1000);
 
 describe('floor operations under concurrent waiters, retries and stale versions (fast-check)', () => {
   let t: TestApp;
@@ -586,8 +587,17 @@ describe('floor operations under concurrent waiters, retries and stale versions 
         const d = res.body as Detail;
         this.observe(d, 'write', label);
         run.floor.push(d.id_comanda);
-        const got = d.lineas.map((l) => [l.id_producto, l.cantidad]);
-        const asked = cmd.items.map((l) => [l.id_producto, l.cantidad]);
+        // with cocina on, each line in the course it was ordered in (no category default: 1)
+        const got = d.lineas.map((l) => [
+          l.id_producto,
+          l.cantidad,
+          ...(run.cocina ? [l.curso] : []),
+        ]);
+        const asked = cmd.items.map((l) => [
+          l.id_producto,
+          l.cantidad,
+          ...(run.cocina ? [l.curso ?? 1] : []),
+        ]);
         if (JSON.stringify(got) !== JSON.stringify(asked))
           run.problems.push(
             `${label}: asked for lines ${JSON.stringify(asked)}, got ${JSON.stringify(got)}`,
@@ -1077,8 +1087,9 @@ describe('floor operations under concurrent waiters, retries and stale versions 
       enviado: string;
       abierta: boolean;
       disparado: boolean;
+      estado_cocina: string;
     }>(
-      `SELECT d.id_deta_comanda::int AS id, d.cantidad::text AS cantidad,
+      `SELECT d.id_deta_comanda::int AS id, d.cantidad::text AS cantidad, d.estado_cocina,
               coalesce((SELECT sum(l.cantidad) FROM envio_lineas l
                          WHERE l.id_item = d.id_deta_comanda), 0)::text AS enviado,
               (c.estado = 'abierta' AND NOT c.eliminada) AS abierta,
@@ -1088,11 +1099,15 @@ describe('floor operations under concurrent waiters, retries and stale versions 
         WHERE d.id_comanda > $1 ORDER BY d.id_deta_comanda`,
     );
     for (const l of lines) {
-      const [cantidad, enviado] = [cents(l.cantidad), cents(l.enviado)];
+      // quantities have three decimals (half of 2.25): compared in thousandths
+      const [cantidad, enviado] = [milli(l.cantidad), milli(l.enviado)];
       if (l.abierta && l.disparado && enviado !== cantidad)
         p.push(
           `line ${l.id} (fired, open, just sent): cantidad ${l.cantidad}, the kitchen has ${l.enviado}`,
         );
+      // a line just sent is no longer pendiente
+      if (l.abierta && l.disparado && l.estado_cocina === 'pendiente')
+        p.push(`line ${l.id} (fired, open, just sent) is still pendiente`);
       if (enviado < 0 || enviado > cantidad)
         p.push(`line ${l.id}: cantidad ${l.cantidad}, the kitchen has ${l.enviado}`);
     }
@@ -1104,7 +1119,7 @@ describe('floor operations under concurrent waiters, retries and stale versions 
         GROUP BY l.id_item ORDER BY l.id_item`,
     );
     for (const g of gone)
-      if (cents(g.enviado) !== 0) p.push(`voided line ${g.id}: the kitchen still has ${g.enviado}`);
+      if (milli(g.enviado) !== 0) p.push(`voided line ${g.id}: the kitchen still has ${g.enviado}`);
     stats.conserved += lines.length + gone.length;
 
     // (k) each ticket's moves, in the order they were made, took only documented steps
