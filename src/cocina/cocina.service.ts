@@ -232,7 +232,14 @@ export class CocinaService implements ComandaExtension, OnModuleInit {
       const lineas = move.lineas.filter((id) => move!.comandaOf.get(id) === first);
       return {
         antes: { envios: [idEnvio], estado: move.antes },
-        despues: { envios: [idEnvio], estado: TARGET[action], lineas, estaciones: move.estaciones },
+        despues: {
+          envios: [idEnvio],
+          estado: TARGET[action],
+          lineas,
+          estaciones: move.estaciones,
+          // the comandas of the move, each with an entry of its own (two after a split)
+          comandas: all,
+        },
         motivo: null,
       };
     });

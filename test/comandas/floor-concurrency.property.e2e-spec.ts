@@ -1006,17 +1006,22 @@ describe('floor operations under concurrent waiters, retries and stale versions 
       }
       for (const e of effect.envios ?? []) attribute(e, effect.label);
       if (effect.ticketMove) {
-        // (d) a ticket's move claims one entry of that move of that ticket (on the comanda its
-        // lines were in then: any of the run's)
+        // (d) a ticket's move claims the entries of that move of that ticket: one on each
+        // comanda its lines were in then (`despues.comandas`: two after a split of part of a
+        // line); the moves of one ticket are serialized, so a move's entries come before the
+        // next move's
         const { id_envio, accion } = effect.ticketMove;
-        const entry = events.find(
-          (e) =>
-            !claimedBy.has(e.id_evento) &&
-            e.accion === accion &&
-            (e.despues?.envios as number[] | undefined)?.[0] === id_envio,
-        );
+        const ofMove = (e: EventRow) =>
+          !claimedBy.has(e.id_evento) &&
+          e.accion === accion &&
+          (e.despues?.envios as number[] | undefined)?.[0] === id_envio;
+        const entry = events.find(ofMove);
         if (!entry) p.push(`${effect.label}: no ${accion} entry of ticket ${id_envio}`);
-        else claim(entry, `${effect.label} (ticket ${id_envio})`);
+        else {
+          const size = (entry.despues?.comandas as number[] | undefined)?.length ?? 1;
+          for (const e of events.filter(ofMove).slice(0, size))
+            claim(e, `${effect.label} (ticket ${id_envio})`);
+        }
       }
     }
     for (const e of events)
@@ -1124,9 +1129,17 @@ describe('floor operations under concurrent waiters, retries and stale versions 
 
     // (k) each ticket's moves, in the order they were made, took only documented steps
     const state = new Map(tickets.map((k) => [k.id_envio, 'pendiente']));
+    // a move over two comandas writes an entry on each, one after the other: taken once
+    const rest = new Map<number, number>();
     for (const e of events) {
       if (e.accion !== 'preparar' && e.accion !== 'listo' && e.accion !== 'recuperar') continue;
       const id = (e.despues?.envios as number[] | undefined)?.[0] ?? -1;
+      const pending = rest.get(id) ?? 0;
+      if (pending > 0) {
+        rest.set(id, pending - 1);
+        continue;
+      }
+      rest.set(id, ((e.despues?.comandas as number[] | undefined)?.length ?? 1) - 1);
       const antes = (e.antes as { estado?: string } | null)?.estado;
       const now = state.get(id);
       if (now === undefined) {
