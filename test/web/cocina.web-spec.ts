@@ -160,3 +160,43 @@ describe('the Cocina screen', () => {
     ).toEqual([]);
   });
 });
+
+/**
+ * The demo restaurant as provisioned (cocina on, course 1 of its open comandas sent): the
+ * kitchen display is not empty, live, and fits both sizes with the demo's long names.
+ */
+describe('the Cocina screen on the demo restaurant', () => {
+  let server: WebServer;
+  let browser: WebBrowser;
+
+  beforeAll(async () => {
+    server = await startServer({
+      data: 'demo',
+      tenantOptions: { name: 'Cevichería Demo', features: { cocina: true } },
+    });
+    browser = await WebBrowser.launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the open comandas sent to the Cocina station, the Bar and the Expo to pick', async () => {
+    const page = await browser.newPage(server.baseUrl);
+    await page.goto('/');
+    await page.getByLabel('Restaurante').fill(server.tenant);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page
+      .getByRole('navigation', { name: 'Pantallas' })
+      .getByRole('link', { name: 'Cocina' })
+      .click();
+    const stations = page.getByRole('group', { name: 'Estación' });
+    await page.getByTestId('ticket').first().waitFor();
+    expect(await stations.getByRole('button').allTextContents()).toEqual(['Cocina', 'Bar', 'Expo']);
+    await page.getByTestId('cocina-live').filter({ hasText: 'En vivo' }).waitFor();
+    expect(await page.getByTestId('ticket').count()).toBeGreaterThan(5);
+    await expectFitsAtEverySize(page, 'web-cocina-demo');
+    browser.expectNoErrors(page);
+  });
+});
