@@ -80,6 +80,9 @@ describe('token CLI (npm run token)', () => {
         'reservas:read',
         'reservas:write',
         'reservas:seat',
+        // a waiter sends to the kitchen (the role's permissions, whatever the tenant's features)
+        'cocina:read',
+        'cocina:send',
       ],
       expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });

@@ -114,6 +114,8 @@ async function createDemoTenant(dbs: TestDatabases, slug: string): Promise<void>
     // purchases' without the stock's closed period (the demo has inventario on)
     await admin.setFeature(slug, 'cobros', false);
     await admin.setFeature(slug, 'inventario', false);
+    // and the comanda's lines without the kitchen's fields (the demo has cocina on)
+    await admin.setFeature(slug, 'cocina', false);
   } finally {
     await control.destroy();
   }

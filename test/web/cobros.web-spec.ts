@@ -83,10 +83,10 @@ describe('Cobrar and the Caja screen', () => {
   let idSesion: number;
 
   beforeAll(async () => {
-    // every screen on: the admin's header holds its most (seven tabs, the user, two buttons)
+    // every screen on: the admin's header holds its most (eight tabs, the user, two buttons)
     server = await startServer({
       auth: true,
-      features: { cobros: true, genericTables: true, rpc: true, inventario: true },
+      features: { cobros: true, genericTables: true, rpc: true, inventario: true, cocina: true },
     });
     await server.dbs.query(
       server.dbs.tenantUrl(server.tenant),
@@ -579,6 +579,7 @@ describe('Cobrar and the Caja screen', () => {
     const tabs = admin.getByRole('navigation', { name: 'Pantallas' }).getByRole('link');
     expect(await tabs.allTextContents()).toEqual([
       'Sala',
+      'Cocina',
       'Caja',
       'Reservas',
       'Historial',

@@ -42,8 +42,8 @@ describe('signing in on the page', () => {
     server = await startServer({
       data: 'demo',
       auth: true,
-      // every screen on: the header holds its most (seven tabs, the user, two buttons)
-      features: { genericTables: true, rpc: true, cobros: true, inventario: true },
+      // every screen on: the header holds its most (eight tabs, the user, two buttons)
+      features: { genericTables: true, rpc: true, cobros: true, inventario: true, cocina: true },
       tenantOptions: { name: 'Cevichería Demo' },
     });
     browser = await WebBrowser.launch();

@@ -7,14 +7,17 @@ import { Attendance } from './screens/attendance';
 import { Reservas } from './screens/reservas';
 import { Caja } from './screens/caja';
 import { Inventario } from './screens/inventario';
+import { Cocina } from './screens/cocina';
 import { SessionContext, type SessionState } from './session';
 import { Credentials, SignIn } from './sign-in';
 import { hasExpired, isUnauthenticated, SESSION_ENDED } from './sign-in-rules';
 
-type Screen = 'sala' | 'caja' | 'reservas' | 'historial' | 'inventario' | 'tablas' | 'asistencia';
+type Screen =
+  'sala' | 'cocina' | 'caja' | 'reservas' | 'historial' | 'inventario' | 'tablas' | 'asistencia';
 
 const SCREENS: { id: Screen; label: string }[] = [
   { id: 'sala', label: 'Sala' },
+  { id: 'cocina', label: 'Cocina' },
   { id: 'caja', label: 'Caja' },
   { id: 'reservas', label: 'Reservas' },
   { id: 'historial', label: 'Historial' },
@@ -101,6 +104,8 @@ export function App() {
   const visible = SCREENS.filter(
     (s) =>
       (s.id !== 'reservas' || state.tenant.features?.reservas) &&
+      // the kitchen display: the feature on and cocina:read (GET /me)
+      (s.id !== 'cocina' || (state.tenant.features?.cocina && state.can('cocina:read'))) &&
       // the tills are read and worked with caja:operate (GET /me), like "Abrir comanda" follows
       // comandas:write: a waiter or the kitchen has no Caja to look at
       (s.id !== 'caja' || (state.tenant.features?.cobros && state.can('caja:operate'))) &&
@@ -160,6 +165,7 @@ export function App() {
       </header>
       <main inert={switching}>
         {current === 'sala' && <Floor />}
+        {current === 'cocina' && <Cocina />}
         {current === 'caja' && <Caja />}
         {current === 'reservas' && <Reservas />}
         {current === 'historial' && <History />}

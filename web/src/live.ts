@@ -70,6 +70,55 @@ export function followComandas(
   handlers: LiveHandlers,
   query: StreamQuery = {},
 ): () => void {
+  return follow(
+    (header, signal) =>
+      api.GET('/api/v1/comandas/stream', {
+        params: { query, header },
+        headers: { Accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal,
+        cache: 'no-store',
+      }),
+    'comanda',
+    { ...handlers, onEvent: (data) => handlers.onEvent(data as StreamEvent) },
+  );
+}
+
+/** The `data:` of an `event: cocina`: the comanda stream's event, plus the tickets it touched. */
+export type CocinaEvent = StreamEvent & { envios?: number[]; estaciones?: number[] };
+
+/**
+ * Follows a station's kitchen events, GET /cocina/stream?estacion=<id>, the same way as the
+ * comandas' (fetch, Last-Event-ID resume, reconnecting by itself; docs/cocina.md).
+ */
+export function followCocina(
+  api: ApiClient,
+  estacion: number,
+  handlers: Omit<LiveHandlers, 'onEvent'> & { onEvent(event: CocinaEvent): void },
+): () => void {
+  return follow(
+    (header, signal) =>
+      api.GET('/api/v1/cocina/stream', {
+        params: { query: { estacion }, header },
+        headers: { Accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal,
+        cache: 'no-store',
+      }),
+    'cocina',
+    { ...handlers, onEvent: (data) => handlers.onEvent(data as CocinaEvent) },
+  );
+}
+
+/** One stream's loop: connect, read frames, hand over `eventName`'s data, retry with backoff. */
+function follow(
+  open: (
+    header: { 'Last-Event-ID'?: string },
+    signal: AbortSignal,
+  ) => Promise<{ data?: ReadableStream | null; response: Response }>,
+  eventName: string,
+  handlers: Omit<LiveHandlers, 'onEvent'> & { onEvent(data: unknown): void },
+): () => void {
   let stopped = false;
   let lastId: string | undefined;
   let controller: AbortController | null = null;
@@ -80,13 +129,10 @@ export function followComandas(
       handlers.onStatus(attempt === 0 ? 'connecting' : 'retrying');
       controller = new AbortController();
       try {
-        const { data: body, response } = await api.GET('/api/v1/comandas/stream', {
-          params: { query, header: lastId ? { 'Last-Event-ID': lastId } : {} },
-          headers: { Accept: 'text/event-stream' },
-          parseAs: 'stream',
-          signal: controller.signal,
-          cache: 'no-store',
-        });
+        const { data: body, response } = await open(
+          lastId ? { 'Last-Event-ID': lastId } : {},
+          controller.signal,
+        );
         // a token the service no longer takes: no retry brings it back (the client's
         // onUnauthenticated tells the page, which asks who is there)
         if (response.status === 401) return;
@@ -101,8 +147,7 @@ export function followComandas(
           for (const frame of parser.push(value)) {
             if (frame.id) lastId = frame.id;
             if (frame.event === 'reset') handlers.onReset();
-            else if (frame.event === 'comanda')
-              handlers.onEvent(JSON.parse(frame.data) as StreamEvent);
+            else if (frame.event === eventName) handlers.onEvent(JSON.parse(frame.data));
           }
         }
       } catch {

@@ -45,6 +45,7 @@ export const FEATURES = {
   cocina: {
     variable: 'FEATURE_COCINA',
     default: false,
+    demo: true,
     tag: 'cocina',
     description:
       'The kitchen: courses, tickets per station as deltas, bump and recall, the kitchen stream (docs/cocina.md)',

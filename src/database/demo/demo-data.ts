@@ -21,6 +21,7 @@
 import { seedAttendance } from './sections/attendance';
 import { seedCatalogue } from './sections/catalogue';
 import { seedCobros } from './sections/cobros';
+import { seedCocina } from './sections/cocina';
 import { seedComandas } from './sections/comandas';
 import { seedCustomersAndTables } from './sections/customers';
 import { seedInventario } from './sections/inventario';
@@ -77,6 +78,7 @@ export async function seedDemoData(
   const attendance = await seedAttendance(seed);
   const cobros = await seedCobros(seed);
   const inventario = await seedInventario(seed);
+  await seedCocina(seed);
   await continueIdentities(query);
 
   return {

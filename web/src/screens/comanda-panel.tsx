@@ -20,6 +20,7 @@ import { cantidad, hora, sameDay, soles, when } from '../format';
 import { useSession } from '../session';
 import { Cobrar } from './cobrar';
 import { ESTADO_PAGO, pagosResumen } from './cobrar-rules';
+import { ESTADO_COCINA, heldCourses } from './cocina-rules';
 
 type DialogName = 'agregar' | 'quitar' | 'anular' | 'dividir' | 'unir' | 'editar' | 'cobrar';
 
@@ -195,6 +196,40 @@ export function ComandaPanel({
           (owed > 0 && `Falta cobrar ${soles(owed)}`),
       }),
   ].filter(Boolean);
+  /** The kitchen (feature cocina): send what is new, fire a held course. */
+  const kitchen = (run: (header: WriteHeaders) => Promise<unknown>) =>
+    act(async (header) => {
+      await run(header);
+      return ok(api.GET('/api/v1/comandas/{id}', { params: { path } }));
+    });
+  const held = heldCourses(detail.lineas);
+  const cocina = [
+    may('enviar') &&
+      action(
+        'Enviar a cocina',
+        () =>
+          kitchen((header) =>
+            ok(api.POST('/api/v1/comandas/{id}/enviar', { params: { path, header } })),
+          ),
+        { variant: 'secondary' },
+      ),
+    ...(may('disparar')
+      ? held.map((n) =>
+          action(
+            `Disparar curso ${n}`,
+            () =>
+              kitchen((header) =>
+                ok(
+                  api.POST('/api/v1/comandas/{id}/cursos/{n}/disparar', {
+                    params: { path: { id, n }, header },
+                  }),
+                ),
+              ),
+            { variant: 'secondary' },
+          ),
+        )
+      : []),
+  ].filter(Boolean);
   const more = [
     may('transferir') && (
       <label key="mesa" class="inline">
@@ -258,6 +293,7 @@ export function ComandaPanel({
       <ErrorBanner error={error} onClose={() => setError(null)} />
       {main.length > 0 && <div class="actions main">{main}</div>}
       {more.length > 0 && <div class="actions more">{more}</div>}
+      {cocina.length > 0 && <div class="actions cocina">{cocina}</div>}
       <div class="comanda-body">
         <table class="table lineas" aria-label="Líneas">
           <thead>
@@ -302,6 +338,33 @@ export function ComandaPanel({
                   <span class="muted small">
                     {soles(l.precio_unitario)} c/u{l.nota && ` · ${l.nota}`}
                   </span>
+                  {l.estado_cocina && (
+                    <span class="kitchen-state">
+                      <span class={`pill cocina-${l.estado_cocina}`} data-testid="estado-cocina">
+                        {ESTADO_COCINA[l.estado_cocina]}
+                      </span>
+                      <span class="muted small">· curso {l.curso ?? 1}</span>
+                      {l.estado_cocina === 'listo' && may('entregar') && (
+                        <button
+                          type="button"
+                          class="small"
+                          aria-label={`Entregar ${l.producto}`}
+                          disabled={busy}
+                          onClick={() =>
+                            act((header) =>
+                              ok(
+                                api.POST('/api/v1/comandas/{id}/items/{itemId}/entregar', {
+                                  params: { path: { id, itemId: l.id_item }, header },
+                                }),
+                              ),
+                            )
+                          }
+                        >
+                          Entregar
+                        </button>
+                      )}
+                    </span>
+                  )}
                 </td>
                 <td class="num">
                   <span>{soles(l.subtotal)}</span>
