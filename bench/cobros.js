@@ -43,6 +43,7 @@ const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
 const { freePort, run, start, withClient } = require('./support/processes');
+const { fmt, printProfile, runMain, runStandalone } = require('./support/standalone');
 const { call, latencyFigures, percentile } = require('./support/requests');
 
 const DIST = join(__dirname, '..', 'dist');
@@ -852,97 +853,58 @@ function report(r, fmt) {
  * (BENCH_COMANDAS comandas, 100,000), and the pools of its first service (2 connections).
  */
 async function main() {
-  const { mkdtempSync, rmSync, chmodSync } = require('node:fs');
-  const { tmpdir } = require('node:os');
   const { seedComandaVolume } = require('./support/comandas-volume');
   const { withDatabase } = require(join(DIST, 'database', 'pg-url'));
   const prefix = 'comandas_bench_cobros_';
   const tenant = 'main';
   const timeZone = 'America/Lima';
   const comandas = Number(env.BENCH_COMANDAS ?? 100_000);
-  const work = mkdtempSync(join(tmpdir(), 'comandas-bench-cobros-'));
-  chmodSync(work, 0o755);
-  const drop = (serverUrl) =>
-    withClient(serverUrl, async (c) => {
-      const { rows } = await c.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
-        `${prefix}%`,
-      ]);
-      for (const { datname } of rows) await c.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
-    });
-  let embedded;
-  let servers;
-  let serverUrl = env.BENCH_DATABASE_URL;
-  try {
-    if (!serverUrl) {
-      const { EmbeddedPostgres } = require(join(DIST, 'database', 'embedded-postgres'));
-      embedded = new EmbeddedPostgres({ dataDir: join(work, 'pg'), port: await freePort() });
-      serverUrl = (await embedded.start()).adminUrl;
-    }
-    await drop(serverUrl);
-    const cliEnv = {
-      DATABASE_URL: withDatabase(serverUrl, `${prefix}control`),
-      TENANT_DB_PREFIX: prefix,
-      DEMO_TENANT: 'false',
-      LOG_LEVEL: 'warn',
-    };
-    const tenantUrl = withDatabase(serverUrl, `${prefix}${tenant}`);
-    await run(
-      join(DIST, 'cli', 'tenant.cli.js'),
-      ['create', tenant, '--name', 'Main', '--time-zone', timeZone],
-      cliEnv,
-    );
-    const counts = await withClient(tenantUrl, (c) => seedComandaVolume(c, comandas, timeZone));
-    const profileDir = join(work, 'profile');
-    servers = await startServers({
-      work,
-      cliEnv,
-      serviceConfig: { CONTROL_POOL_MAX: '4' },
-      tenantUrl,
-      poolMax: 2,
-      nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    });
-    const result = await cobrosBench({ servers, tenant, tenantUrl });
-    const fmt = (n, digits = 0) =>
-      n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    console.log(
-      `# npm run bench:cobros (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ` +
-        `${CONNECTIONS} connections x ${DURATION} s; main: ${fmt(counts.comandas)} comandas, ` +
-        `TENANT_POOL_MAX=2)`,
-    );
-    console.log(report(result, fmt));
-    if (PROFILE) {
-      await servers.stop(); // the profile is written as the service exits
-      const { readdirSync, copyFileSync } = require('node:fs');
-      const { summariseProfile } = require('./support/cpu-profile');
-      const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
-      const kept = join(tmpdir(), 'comandas-cobros.cpuprofile');
-      copyFileSync(join(profileDir, file), kept);
-      console.log(`\n## Where the service's time goes (CPU profile of the stage: ${kept})\n`);
-      console.log(summariseProfile(kept));
-    }
-    if (result.failed) {
-      console.error('\nThe cobros stage failed: an answer was not as it must be.');
-      process.exitCode = 1;
-    }
-  } catch (error) {
-    process.exitCode = 1;
-    throw error;
-  } finally {
-    await servers?.stop();
-    if (!embedded && serverUrl) await drop(serverUrl).catch(() => undefined);
-    await embedded?.stop();
-    if (process.exitCode) {
-      rmSync(join(work, 'pg'), { recursive: true, force: true });
-      console.error(`The servers' logs are kept in ${work}`);
-    } else rmSync(work, { recursive: true, force: true });
-  }
-}
-
-if (require.main === module) {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
+  await runStandalone({
+    name: 'cobros',
+    prefix,
+    stage: async ({ serverUrl, work, atEnd }) => {
+      const cliEnv = {
+        DATABASE_URL: withDatabase(serverUrl, `${prefix}control`),
+        TENANT_DB_PREFIX: prefix,
+        DEMO_TENANT: 'false',
+        LOG_LEVEL: 'warn',
+      };
+      const tenantUrl = withDatabase(serverUrl, `${prefix}${tenant}`);
+      await run(
+        join(DIST, 'cli', 'tenant.cli.js'),
+        ['create', tenant, '--name', 'Main', '--time-zone', timeZone],
+        cliEnv,
+      );
+      const counts = await withClient(tenantUrl, (c) => seedComandaVolume(c, comandas, timeZone));
+      const profileDir = join(work, 'profile');
+      const servers = await startServers({
+        work,
+        cliEnv,
+        serviceConfig: { CONTROL_POOL_MAX: '4' },
+        tenantUrl,
+        poolMax: 2,
+        nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      });
+      atEnd(() => servers.stop());
+      const result = await cobrosBench({ servers, tenant, tenantUrl });
+      console.log(
+        `# npm run bench:cobros (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ` +
+          `${CONNECTIONS} connections x ${DURATION} s; main: ${fmt(counts.comandas)} comandas, ` +
+          `TENANT_POOL_MAX=2)`,
+      );
+      console.log(report(result, fmt));
+      if (PROFILE) {
+        await servers.stop(); // the profile is written as the service exits
+        printProfile(profileDir, 'comandas-cobros.cpuprofile');
+      }
+      if (result.failed) {
+        console.error('\nThe cobros stage failed: an answer was not as it must be.');
+        process.exitCode = 1;
+      }
+    },
   });
 }
+
+if (require.main === module) runMain(main);
 
 module.exports = { cobrosBench, report, startServers, addOpenComandas, seedSessions };

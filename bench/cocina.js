@@ -33,6 +33,7 @@ const { setInterval, clearInterval } = require('node:timers');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { freePort, run, start, withClient } = require('./support/processes');
 const { call, percentile } = require('./support/requests');
+const { fmt, runMain, runStandalone } = require('./support/standalone');
 
 const DIST = join(__dirname, '..', 'dist');
 const env = process.env;
@@ -125,16 +126,19 @@ async function setUpStations(port, tenantUrl) {
   const existing = await must(port, 200, { path: '/api/v1/cocina/estaciones' });
   const cocina = existing.find((e) => e.nombre === 'Cocina');
   if (!cocina) throw new Error(`no Cocina station: ${JSON.stringify(existing)}`);
+  // the demo restaurant has its Bar and Expo already; another tenant gets them
   const created = {};
   for (const [nombre, tipo] of [
     ['Bar', 'preparacion'],
     ['Expo', 'expo'],
   ]) {
-    const station = await must(port, 201, {
-      method: 'POST',
-      path: '/api/v1/cocina/estaciones',
-      body: { nombre, tipo },
-    });
+    const station =
+      existing.find((e) => e.nombre === nombre && e.tipo === tipo) ??
+      (await must(port, 201, {
+        method: 'POST',
+        path: '/api/v1/cocina/estaciones',
+        body: { nombre, tipo },
+      }));
     created[nombre] = station.id_estacion;
   }
   for (const [id, categorias] of [
@@ -615,78 +619,48 @@ function progressLine(r, fmt) {
  * tenant).
  */
 async function main() {
-  const { mkdtempSync, rmSync, chmodSync } = require('node:fs');
-  const { tmpdir } = require('node:os');
   const { withDatabase } = require(join(DIST, 'database', 'pg-url'));
   const prefix = 'comandas_bench_cocina_';
-  const timeZone = 'America/Lima';
-  const work = mkdtempSync(join(tmpdir(), 'comandas-bench-cocina-'));
-  chmodSync(work, 0o755);
-  const drop = (serverUrl) =>
-    withClient(serverUrl, async (c) => {
-      const { rows } = await c.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
-        `${prefix}%`,
-      ]);
-      for (const { datname } of rows) await c.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
-    });
-  const fmt = (n, digits = 0) =>
-    n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  let embedded;
-  let service;
-  let serverUrl = env.BENCH_DATABASE_URL;
-  try {
-    if (!serverUrl) {
-      const { EmbeddedPostgres } = require(join(DIST, 'database', 'embedded-postgres'));
-      embedded = new EmbeddedPostgres({
-        dataDir: join(work, 'pg'),
-        port: await freePort(),
-        settings: { track_commit_timestamp: 'on' },
+  await runStandalone({
+    name: 'cocina',
+    prefix,
+    settings: { track_commit_timestamp: 'on' },
+    stage: async ({ serverUrl, work, atEnd }) => {
+      const cliEnv = {
+        DATABASE_URL: withDatabase(serverUrl, `${prefix}control`),
+        TENANT_DB_PREFIX: prefix,
+        DEMO_TENANT: 'false',
+        LOG_LEVEL: 'warn',
+      };
+      const provisioned = await provisionTenant({
+        serverUrl,
+        cliEnv,
+        prefix,
+        timeZone: 'America/Lima',
       });
-      serverUrl = (await embedded.start()).adminUrl;
-    }
-    await drop(serverUrl);
-    const cliEnv = {
-      DATABASE_URL: withDatabase(serverUrl, `${prefix}control`),
-      TENANT_DB_PREFIX: prefix,
-      DEMO_TENANT: 'false',
-      LOG_LEVEL: 'warn',
-    };
-    const provisioned = await provisionTenant({ serverUrl, cliEnv, prefix, timeZone });
-    service = await startService({
-      work,
-      cliEnv,
-      serviceConfig: { CONTROL_POOL_MAX: '4' },
-      poolMax: 2,
-    });
-    const result = await cocinaBench({ service, provisioned });
-    console.error(`[bench:cocina] ${progressLine(result, fmt)}`);
-    console.log(
-      `# npm run bench:cocina (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, TENANT_POOL_MAX=2)`,
-    );
-    console.log(report(result, fmt));
-    if (result.failed) {
-      console.error('\nThe cocina stage failed: a screen missed, repeated or misrouted an event.');
-      process.exitCode = 1;
-    }
-  } catch (error) {
-    process.exitCode = 1;
-    throw error;
-  } finally {
-    await service?.stop();
-    if (!embedded && serverUrl) await drop(serverUrl).catch(() => undefined);
-    await embedded?.stop();
-    if (process.exitCode) {
-      rmSync(join(work, 'pg'), { recursive: true, force: true });
-      console.error(`The service's log is kept in ${work}`);
-    } else rmSync(work, { recursive: true, force: true });
-  }
-}
-
-if (require.main === module) {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
+      const service = await startService({
+        work,
+        cliEnv,
+        serviceConfig: { CONTROL_POOL_MAX: '4' },
+        poolMax: 2,
+      });
+      atEnd(() => service.stop());
+      const result = await cocinaBench({ service, provisioned });
+      console.error(`[bench:cocina] ${progressLine(result, fmt)}`);
+      console.log(
+        `# npm run bench:cocina (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, TENANT_POOL_MAX=2)`,
+      );
+      console.log(report(result, fmt));
+      if (result.failed) {
+        console.error(
+          '\nThe cocina stage failed: a screen missed, repeated or misrouted an event.',
+        );
+        process.exitCode = 1;
+      }
+    },
   });
 }
+
+if (require.main === module) runMain(main);
 
 module.exports = { cocinaBench, report, progressLine, provisionTenant, startService };

@@ -52,6 +52,7 @@ const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
 const { freePort, run, start, withClient } = require('./support/processes');
+const { fmt, printProfile, runMain, runStandalone } = require('./support/standalone');
 const { call, latencyFigures } = require('./support/requests');
 
 const DIST = join(__dirname, '..', 'dist');
@@ -918,91 +919,52 @@ function progressLine(r, fmt) {
  * BENCH_DATABASE_URL), the pools of the bench's first service (2 connections a tenant).
  */
 async function main() {
-  const { mkdtempSync, rmSync, chmodSync } = require('node:fs');
-  const { tmpdir } = require('node:os');
   const { withDatabase } = require(join(DIST, 'database', 'pg-url'));
   const prefix = 'comandas_bench_inventario_';
   const timeZone = 'America/Lima';
-  const work = mkdtempSync(join(tmpdir(), 'comandas-bench-inventario-'));
-  chmodSync(work, 0o755);
-  const drop = (serverUrl) =>
-    withClient(serverUrl, async (c) => {
-      const { rows } = await c.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
-        `${prefix}%`,
-      ]);
-      for (const { datname } of rows) await c.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
-    });
-  const fmt = (n, digits = 0) =>
-    n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  let embedded;
-  let service;
-  let serverUrl = env.BENCH_DATABASE_URL;
-  try {
-    if (!serverUrl) {
-      const { EmbeddedPostgres } = require(join(DIST, 'database', 'embedded-postgres'));
-      embedded = new EmbeddedPostgres({ dataDir: join(work, 'pg'), port: await freePort() });
-      serverUrl = (await embedded.start()).adminUrl;
-    }
-    await drop(serverUrl);
-    const cliEnv = {
-      DATABASE_URL: withDatabase(serverUrl, `${prefix}control`),
-      TENANT_DB_PREFIX: prefix,
-      DEMO_TENANT: 'false',
-      LOG_LEVEL: 'warn',
-    };
-    const provisioned = await provisionTenants({ serverUrl, cliEnv, prefix, timeZone });
-    console.error(
-      `[bench:inventario] tenants ready: ledger posted in ${fmt(provisioned.seeded.postMs / 1000, 1)} s`,
-    );
-    const profileDir = join(work, 'profile');
-    service = await startService({
-      work,
-      cliEnv,
-      serviceConfig: { CONTROL_POOL_MAX: '4' },
-      poolMax: 2,
-      nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    });
-    const result = await inventarioBench({ service, provisioned: { ...provisioned, timeZone } });
-    console.error(`[bench:inventario] ${progressLine(result, fmt)}`);
-    console.log(
-      `# npm run bench:inventario (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ` +
-        `${CONNECTIONS} connections x ${DURATION} s, TENANT_POOL_MAX=2)`,
-    );
-    console.log(report(result, fmt));
-    if (PROFILE) {
-      await service.stop(); // the profile is written as the service exits
-      const { readdirSync, copyFileSync } = require('node:fs');
-      const { summariseProfile } = require('./support/cpu-profile');
-      const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
-      const kept = join(tmpdir(), 'comandas-inventario.cpuprofile');
-      copyFileSync(join(profileDir, file), kept);
-      console.log(`\n## Where the service's time goes (CPU profile of the stage: ${kept})\n`);
-      console.log(summariseProfile(kept));
-    }
-    if (result.failed) {
-      console.error('\nThe inventario stage failed: an answer was not as it must be.');
-      process.exitCode = 1;
-    }
-  } catch (error) {
-    process.exitCode = 1;
-    throw error;
-  } finally {
-    await service?.stop();
-    if (!embedded && serverUrl) await drop(serverUrl).catch(() => undefined);
-    await embedded?.stop();
-    if (process.exitCode) {
-      rmSync(join(work, 'pg'), { recursive: true, force: true });
-      console.error(`The service's log is kept in ${work}`);
-    } else rmSync(work, { recursive: true, force: true });
-  }
-}
-
-if (require.main === module) {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
+  await runStandalone({
+    name: 'inventario',
+    prefix,
+    stage: async ({ serverUrl, work, atEnd }) => {
+      const cliEnv = {
+        DATABASE_URL: withDatabase(serverUrl, `${prefix}control`),
+        TENANT_DB_PREFIX: prefix,
+        DEMO_TENANT: 'false',
+        LOG_LEVEL: 'warn',
+      };
+      const provisioned = await provisionTenants({ serverUrl, cliEnv, prefix, timeZone });
+      console.error(
+        `[bench:inventario] tenants ready: ledger posted in ${fmt(provisioned.seeded.postMs / 1000, 1)} s`,
+      );
+      const profileDir = join(work, 'profile');
+      const service = await startService({
+        work,
+        cliEnv,
+        serviceConfig: { CONTROL_POOL_MAX: '4' },
+        poolMax: 2,
+        nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      });
+      atEnd(() => service.stop());
+      const result = await inventarioBench({ service, provisioned: { ...provisioned, timeZone } });
+      console.error(`[bench:inventario] ${progressLine(result, fmt)}`);
+      console.log(
+        `# npm run bench:inventario (${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ` +
+          `${CONNECTIONS} connections x ${DURATION} s, TENANT_POOL_MAX=2)`,
+      );
+      console.log(report(result, fmt));
+      if (PROFILE) {
+        await service.stop(); // the profile is written as the service exits
+        printProfile(profileDir, 'comandas-inventario.cpuprofile');
+      }
+      if (result.failed) {
+        console.error('\nThe inventario stage failed: an answer was not as it must be.');
+        process.exitCode = 1;
+      }
+    },
   });
 }
+
+if (require.main === module) runMain(main);
 
 module.exports = {
   inventarioBench,
