@@ -33,6 +33,7 @@ const { setInterval, clearInterval } = require('node:timers');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { freePort, run, start, withClient } = require('./support/processes');
 const { call, percentile } = require('./support/requests');
+const { openEventStream } = require('./support/event-stream');
 const { fmt, runMain, runStandalone } = require('./support/standalone');
 
 const DIST = join(__dirname, '..', 'dist');
@@ -249,46 +250,13 @@ function subscribe(port, station) {
       estaciones: Array.isArray(parsed.estaciones) ? parsed.estaciones : [],
     });
   };
-  sub.ready = new Promise((resolve, reject) => {
-    const req = http.get(
-      {
-        agent: false,
-        host: HOST,
-        port,
-        path: `${STREAM_PATH}?estacion=${station.id}`,
-        headers: { 'x-tenant-id': TENANT, accept: 'text/event-stream' },
-      },
-      (res) => {
-        if (res.statusCode !== 200 || !/^text\/event-stream/.test(res.headers['content-type'])) {
-          res.resume();
-          reject(new Error(`the kitchen stream answered ${res.statusCode}`));
-          return;
-        }
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk) => {
-          const at = performance.now();
-          buffer += chunk;
-          let from = 0;
-          for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', from)) {
-            onFrame(buffer.slice(from, end), at, resolve);
-            from = end + 2;
-          }
-          buffer = buffer.slice(from);
-        });
-        res.on('close', () => {
-          if (!sub.closing) sub.ended = true;
-        });
-      },
-    );
-    req.on('error', (error) => {
-      if (sub.closing) return;
-      sub.error = error;
-      reject(error);
-    });
-    sub.req = req;
+  return openEventStream(sub, {
+    port,
+    path: `${STREAM_PATH}?estacion=${station.id}`,
+    tenant: TENANT,
+    onFrame,
+    what: 'the kitchen stream',
   });
-  return sub;
 }
 
 /**

@@ -27,6 +27,7 @@ const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 const { setInterval, clearInterval } = require('node:timers');
 const { setTimeout: sleep } = require('node:timers/promises');
+const { openEventStream } = require('./support/event-stream');
 const { withClient } = require('./support/processes');
 const { percentile } = require('./support/requests');
 
@@ -123,46 +124,7 @@ function subscribe(port, tenant, checkData) {
         sub.badData += 1;
     }
   };
-  sub.ready = new Promise((resolve, reject) => {
-    const req = http.get(
-      {
-        agent: false,
-        host: HOST,
-        port,
-        path: STREAM_PATH,
-        headers: { 'x-tenant-id': tenant, accept: 'text/event-stream' },
-      },
-      (res) => {
-        if (res.statusCode !== 200 || !/^text\/event-stream/.test(res.headers['content-type'])) {
-          res.resume();
-          reject(new Error(`the stream answered ${res.statusCode} ${res.headers['content-type']}`));
-          return;
-        }
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk) => {
-          const at = performance.now();
-          buffer += chunk;
-          let start = 0;
-          for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
-            onFrame(buffer.slice(start, end), at, resolve);
-            start = end + 2;
-          }
-          buffer = buffer.slice(start);
-        });
-        res.on('close', () => {
-          if (!sub.closing) sub.ended = true;
-        });
-      },
-    );
-    req.on('error', (error) => {
-      if (sub.closing) return;
-      sub.error = error;
-      reject(error);
-    });
-    sub.req = req;
-  });
-  return sub;
+  return openEventStream(sub, { port, path: STREAM_PATH, tenant, onFrame });
 }
 
 /** Opens `count` streams, 20 at a time; resolves when each has its `: connected` frame. */
