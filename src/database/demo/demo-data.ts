@@ -21,7 +21,7 @@
 import { seedAttendance } from './sections/attendance';
 import { seedCatalogue } from './sections/catalogue';
 import { seedCobros } from './sections/cobros';
-import { seedCocina } from './sections/cocina';
+import { seedCocina, seedKitchenStations } from './sections/cocina';
 import { seedComandas } from './sections/comandas';
 import { seedCustomersAndTables } from './sections/customers';
 import { seedInventario } from './sections/inventario';
@@ -69,10 +69,19 @@ export async function seedDemoData(
     documentos: new Documentos(rng),
   };
 
+  // a year of rows is sorted, joined and indexed in memory, not in temporary files, and its
+  // few large statements are not compiled by the JIT (which costs more than it saves on them);
+  // these settings end with the transaction (temp_buffers must come before the first
+  // temporary table)
+  await query(
+    `SELECT set_config('temp_buffers', '128MB', true), set_config('work_mem', '128MB', true),
+            set_config('maintenance_work_mem', '256MB', true), set_config('jit', 'off', true)`,
+  );
   const staff = await seedStaff(seed);
   const catalogue = await seedCatalogue(seed);
   const suppliers = await seedSuppliers(seed);
   const customers = await seedCustomersAndTables(seed);
+  await seedKitchenStations(seed);
   const tickets = await seedComandas(seed);
   const purchases = await seedPurchases(seed);
   const attendance = await seedAttendance(seed);
@@ -142,4 +151,6 @@ const IDENTITIES: readonly (readonly [string, string])[] = [
   ['deta_comp_materias', 'id_deta_comp_materia'],
   ['asistencia_detalle', 'id_raw'],
   ['asistencia_intervalo', 'id_intervalo'],
+  ['consumos_venta', 'id_consumo'],
+  ['stock_movimientos', 'id_movimiento'],
 ];

@@ -1,99 +1,94 @@
-import { SIN_SALIDA, STAFF } from '../restaurant';
-import { type DemoDataSummary, type DemoSeed, clock, json } from '../seed-helpers';
-
-interface MarcaRow {
-  id_raw: number;
-  id_usuario: number;
-  dia: number;
-  hora: string;
-  modo: 'entrada' | 'salida';
-  datos: Record<string, string>;
-}
-
-interface IntervaloRow {
-  id_intervalo: number;
-  id_usuario: number;
-  dia: number;
-  id_raw_entrada: number;
-  id_raw_salida: number | null;
-}
+import { ADMIN, SIN_SALIDA } from '../restaurant';
+import { rowsOf, type DemoDataSummary, type DemoSeed } from '../seed-helpers';
 
 /**
- * A month of staff attendance: the clock's punches, their pairing into intervals and the
- * daily summaries the pairing would write.
+ * A year of staff attendance that matches the comandas: everyone on duty on a day (the rota of
+ * the comandas section: rest days, a few days off) punches in and out of each of their shifts
+ * on the clock, a few minutes early or late; whoever served or closed a ticket that day was at
+ * work (a waiter called in on a rest day, the admin staying for the dinner closes when the
+ * night cashier rests, with an evening shift until a quarter of an hour after the last close).
+ * A late shift's out-punch (about 01:30) lands on the next calendar day but belongs to the
+ * work day of its in-punch. Shifts whose out-punch would fall on today are not worked, except
+ * the missing out-punches of SIN_SALIDA (an open interval, the day incompleto).
+ *
+ * Set-based SQL over the comandas section's temporary tables (`demo_turno`, `demo_ticket`,
+ * `demo_staff`: it runs in the same transaction, after it), with the same dice
+ * (`pg_temp.demo_u`). Then the pairing's rows: intervals, and the daily summaries the pairing
+ * would write.
  */
 export async function seedAttendance(
   seed: DemoSeed,
 ): Promise<
   Pick<DemoDataSummary, 'asistencia_detalle' | 'asistencia_intervalo' | 'asistencia_resumen_diario'>
 > {
-  const { query, rng, today, timeZone, todayUtc } = seed;
-  /** Weekday (0 = Sunday) of the day `dia` days before today. */
-  const weekday = (dia: number): number => new Date(todayUtc - dia * 86_400_000).getUTCDay();
-
-  // The 30 days before today. Punches are the clock's local wall-clock date and time. A late
-  // shift's out-punch (about 01:30) lands on the next calendar day but belongs to the work day
-  // of its in-punch (day cut-off 05:00). Shifts whose out-punch would fall on today are not
-  // worked, except the missing out-punch cases of SIN_SALIDA.
-  const marcas: MarcaRow[] = [];
-  const intervalos: IntervaloRow[] = [];
-  let diasTrabajados = 0;
-  const marca = (idUsuario: number, diaTrabajo: number, seg: number, modo: MarcaRow['modo']) => {
-    const row: MarcaRow = {
-      id_raw: marcas.length + 1,
-      id_usuario: idUsuario,
-      dia: diaTrabajo - Math.floor(seg / 86_400),
-      hora: clock(seg % 86_400),
-      modo,
-      datos: { device_id: 'DEMO-ZK01', verify_mode: rng.chance(0.9) ? 'fingerprint' : 'pin' },
-    };
-    marcas.push(row);
-    return row.id_raw;
-  };
-  for (let dia = 30; dia >= 1; dia--) {
-    for (const [i, staff] of STAFF.entries()) {
-      const idUsuario = i + 1;
-      const sinSalida = SIN_SALIDA.some(([u, d]) => u === idUsuario && d === dia);
-      const libre = weekday(dia) === staff.descanso || rng.chance(0.07);
-      const cruzaHoy = dia === 1 && staff.turno.some(([, fin]) => fin > 1440);
-      if (!sinSalida && (libre || cruzaHoy)) continue;
-      diasTrabajados++;
-      for (const [n, [inicio, fin]] of staff.turno.entries()) {
-        const segEntrada = inicio * 60 + rng.int(-12, 8) * 60 + rng.int(0, 59);
-        const segSalida = fin * 60 + rng.int(-5, 15) * 60 + rng.int(0, 59);
-        const idEntrada = marca(idUsuario, dia, segEntrada, 'entrada');
-        const ultimo = n === staff.turno.length - 1;
-        const idSalida = sinSalida && ultimo ? null : marca(idUsuario, dia, segSalida, 'salida');
-        intervalos.push({
-          id_intervalo: intervalos.length + 1,
-          id_usuario: idUsuario,
-          dia,
-          id_raw_entrada: idEntrada,
-          id_raw_salida: idSalida,
-        });
-      }
-    }
-  }
-
+  const { query, timeZone } = seed;
   await query(
-    `INSERT INTO asistencia_detalle (id_raw, id_usuario, fecha, hora, modo, origen, datos,
-                                     created_at)
-     SELECT r.id_raw, r.id_usuario, $2::date - r.dia, r.hora::time, r.modo, 'demo', r.datos,
-            (($2::date - r.dia) + r.hora::time) AT TIME ZONE $3
-       FROM jsonb_to_recordset($1::jsonb) AS r(id_raw bigint, id_usuario integer, dia integer,
-            hora text, modo text, datos jsonb)`,
-    [json(marcas), today, timeZone],
+    `CREATE TEMP TABLE demo_marca ON COMMIT DROP AS
+     WITH jornada AS (
+       SELECT d, id_usuario FROM demo_turno
+       UNION
+       SELECT d, id_usuario FROM demo_ticket
+       UNION
+       SELECT d, cajero FROM demo_ticket WHERE tipo IN ('cerrada', 'anulada_cerrada')),
+     sin_salida AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS s(id_usuario integer, d integer)),
+     tramos AS (
+       SELECT j.d, j.id_usuario, t.n::integer AS n, t.inicio, t.fin,
+              t.n = cardinality(s.inicio) AS ultimo, max(t.fin) OVER (PARTITION BY j.d, j.id_usuario) AS hasta
+         FROM jornada j
+         JOIN demo_staff s ON s.id_usuario = j.id_usuario
+        CROSS JOIN LATERAL unnest(s.inicio, s.fin) WITH ORDINALITY AS t(inicio, fin, n)
+       UNION ALL
+       -- the admin's evening when she closed the dinner tickets
+       SELECT t.d, ${ADMIN}, 9, 19 * 60, max(t.seg_cierre) / 60 + 15, true, max(t.seg_cierre) / 60 + 15
+         FROM demo_ticket t
+        WHERE t.cena AND t.cajero = ${ADMIN} AND t.tipo IN ('cerrada', 'anulada_cerrada')
+        GROUP BY t.d),
+     turnos AS (
+       SELECT t.*, (t.ultimo AND x.id_usuario IS NOT NULL) AS sin_salida
+         FROM tramos t
+         LEFT JOIN sin_salida x ON x.id_usuario = t.id_usuario AND x.d = t.d
+        WHERE NOT (t.d = 1 AND t.hasta > 1440 AND x.id_usuario IS NULL)),
+     marcas AS (
+       SELECT d, id_usuario, n, 'entrada' AS modo,
+              inicio * 60 + (floor(pg_temp.demo_u(d * 1000 + id_usuario * 10 + n, 60) * 21)::integer - 12) * 60
+                + floor(pg_temp.demo_u(d * 1000 + id_usuario * 10 + n, 61) * 60)::integer AS seg
+         FROM turnos
+       UNION ALL
+       SELECT d, id_usuario, n, 'salida',
+              fin * 60 + (floor(pg_temp.demo_u(d * 1000 + id_usuario * 10 + n, 62) * 21)::integer - 5) * 60
+                + floor(pg_temp.demo_u(d * 1000 + id_usuario * 10 + n, 63) * 60)::integer
+         FROM turnos
+        WHERE NOT sin_salida)
+     SELECT row_number() OVER (ORDER BY m.d DESC, m.id_usuario, m.n, m.modo) AS id_raw, m.*,
+            p.hoy - m.d AS fecha_trabajo,
+            p.hoy - m.d + m.seg / 86400 AS fecha,
+            make_time(m.seg % 86400 / 3600, m.seg % 3600 / 60, m.seg % 60) AS hora,
+            CASE WHEN pg_temp.demo_u(m.d * 1000 + m.id_usuario * 10 + m.n, 64) < 0.9
+                 THEN 'fingerprint' ELSE 'pin' END AS verificacion
+       FROM marcas m CROSS JOIN demo_param p`,
+    [JSON.stringify(SIN_SALIDA.map(([idUsuario, d]) => ({ id_usuario: idUsuario, d })))],
+  );
+  await query('ANALYZE demo_marca');
+  await query(
+    `INSERT INTO asistencia_detalle (id_raw, id_usuario, fecha, hora, modo, origen, datos, created_at)
+     SELECT id_raw, id_usuario, fecha, hora, modo, 'demo',
+            jsonb_build_object('device_id', 'DEMO-ZK01', 'verify_mode', verificacion),
+            (fecha + hora) AT TIME ZONE $1
+       FROM demo_marca
+      ORDER BY id_raw`,
+    [timeZone],
   );
   await query(
     `INSERT INTO asistencia_intervalo (id_intervalo, id_usuario, fecha_trabajo, entrada, salida,
                                        id_raw_entrada, id_raw_salida)
-     SELECT r.id_intervalo, r.id_usuario, $2::date - r.dia, e.fecha + e.hora, s.fecha + s.hora,
-            r.id_raw_entrada, r.id_raw_salida
-       FROM jsonb_to_recordset($1::jsonb) AS r(id_intervalo bigint, id_usuario integer,
-            dia integer, id_raw_entrada bigint, id_raw_salida bigint)
-       JOIN asistencia_detalle e ON e.id_raw = r.id_raw_entrada
-       LEFT JOIN asistencia_detalle s ON s.id_raw = r.id_raw_salida`,
-    [json(intervalos), today],
+     SELECT row_number() OVER (ORDER BY e.id_raw), e.id_usuario, e.fecha_trabajo,
+            e.fecha + e.hora, s.fecha + s.hora, e.id_raw, s.id_raw
+       FROM demo_marca e
+       LEFT JOIN demo_marca s ON s.d = e.d AND s.id_usuario = e.id_usuario AND s.n = e.n
+                             AND s.modo = 'salida'
+      WHERE e.modo = 'entrada'
+      ORDER BY e.id_raw`,
   );
   // Daily summary = what the pairing would write: closed minutes, intervals, punches, open flag.
   await query(
@@ -106,10 +101,16 @@ export async function seedAttendance(
       GROUP BY id_usuario, fecha_trabajo`,
     [timeZone],
   );
-
+  const [counts] = rowsOf<Record<'marcas' | 'intervalos' | 'dias', number>>(
+    await query(
+      `SELECT (SELECT count(*)::int FROM asistencia_detalle) AS marcas,
+              (SELECT count(*)::int FROM asistencia_intervalo) AS intervalos,
+              (SELECT count(*)::int FROM asistencia_resumen_diario) AS dias`,
+    ),
+  );
   return {
-    asistencia_detalle: marcas.length,
-    asistencia_intervalo: intervalos.length,
-    asistencia_resumen_diario: diasTrabajados,
+    asistencia_detalle: counts.marcas,
+    asistencia_intervalo: counts.intervalos,
+    asistencia_resumen_diario: counts.dias,
   };
 }

@@ -7,7 +7,8 @@ import { rowsOf, type DemoSeed } from '../seed-helpers';
  * - Stations: Cocina (the preparation station every tenant starts with) takes the food, Bar
  *   (preparacion) the Bebidas, Expo (expo) sees every station's tickets.
  * - Each category's default course: starters, ceviches and drinks 1, mains, rice and soups 2,
- *   desserts 3; every demo line takes its category's course.
+ *   desserts 3; every demo line takes its category's course (set when the lines are written,
+ *   so the stations and courses come before the comandas: `seedKitchenStations`).
  * - Every open comanda that is not voided has course 1 fired a few minutes after its last line
  *   and sent with the module's own store function `cocina_emitir`, so the tickets are written
  *   as the kitchen would have written them (conservation holds: Σ of a fired line's ticket
@@ -17,9 +18,8 @@ import { rowsOf, type DemoSeed } from '../seed-helpers';
  * from the comandas' own (nothing at provisioning time), so the same `today` gives the same rows.
  * Runs after the comandas.
  */
-export async function seedCocina(seed: DemoSeed): Promise<{ envios_cocina: number }> {
-  const { query } = seed;
-  await query(
+export async function seedKitchenStations(seed: DemoSeed): Promise<void> {
+  await seed.query(
     `INSERT INTO estaciones_cocina (nombre, tipo) VALUES ('Bar', 'preparacion'), ('Expo', 'expo');
      UPDATE categorias SET curso_defecto = CASE
               WHEN nombre IN ('Entradas', 'Ceviches y tiraditos', 'Bebidas') THEN 1
@@ -29,11 +29,13 @@ export async function seedCocina(seed: DemoSeed): Promise<{ envios_cocina: numbe
      SELECT c.id_categoria, e.id_estacion
        FROM categorias c
        JOIN estaciones_cocina e
-         ON e.nombre = CASE WHEN c.nombre = 'Bebidas' THEN 'Bar' ELSE 'Cocina' END;
-     UPDATE deta_comandas d SET curso = coalesce(c.curso_defecto, 1)
-       FROM productos p JOIN categorias c ON c.id_categoria = p.id_categoria
-      WHERE p.id_producto = d.id_producto`,
+         ON e.nombre = CASE WHEN c.nombre = 'Bebidas' THEN 'Bar' ELSE 'Cocina' END`,
   );
+}
+
+/** Course 1 of every open comanda fired and sent (runs after the comandas). */
+export async function seedCocina(seed: DemoSeed): Promise<{ envios_cocina: number }> {
+  const { query } = seed;
   // course 1 of the open comandas, fired and sent by their waiter 4 minutes after the last line
   const [{ envios }] = rowsOf<{ envios: number }>(
     await query(

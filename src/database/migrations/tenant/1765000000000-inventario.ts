@@ -363,6 +363,7 @@ const CONSUMIR_COMANDA = `
          WHERE d.id_comanda = p_id_comanda
            AND EXISTS (SELECT 1 FROM receta_producto rp WHERE rp.id_producto = d.id_producto)
            AND NOT EXISTS (SELECT 1 FROM consumos_venta c WHERE c.id_item = d.id_deta_comanda AND NOT c.revertido)
+         ORDER BY d.id_deta_comanda
         RETURNING id_consumo, id_producto, cantidad)
       SELECT array_agg(n.id_consumo ORDER BY rp.id_mat_prima, n.id_consumo),
              array_agg(rp.id_mat_prima ORDER BY rp.id_mat_prima, n.id_consumo),
