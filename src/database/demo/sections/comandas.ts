@@ -58,7 +58,9 @@ export async function seedComandas(
     query,
     ['comandas', 'deta_comandas', 'comanda_eventos'],
     [['comanda_eventos', 'tr_comanda_eventos_notify']],
-    () => query(LOAD) as Promise<unknown> as Promise<void>,
+    async () => {
+      await query(LOAD);
+    },
   );
   const [counts] = rowsOf<Record<'comandas' | 'lineas' | 'eventos', number>>(
     await query(
