@@ -99,11 +99,12 @@ async function provision(serverUrl, cliEnv) {
 }
 
 /** ids of closed, not deleted comandas with lines: each PUT run takes its own. */
-async function closedComandas(serverUrl) {
+async function closedComandas(serverUrl, demo) {
   return withClient(withDatabase(serverUrl, `${PREFIX}main`), async (c) => {
     const { rows } = await c.query(
       `SELECT id_comanda::int AS id FROM comandas
-        WHERE estado = 'cerrada' AND NOT eliminada AND id_comanda > 300 ORDER BY id_comanda`,
+        WHERE estado = 'cerrada' AND NOT eliminada AND id_comanda > $1 ORDER BY id_comanda`,
+      [demo],
     );
     return rows.map((r) => r.id);
   });
@@ -318,7 +319,7 @@ async function main() {
     progress(
       `tenants ready: main seeded in ${fmt(provisioned.seeded / 1000, 1)} s, ${MANY_TENANTS} small ones cloned in ${fmt(provisioned.clonedMs / 1000, 1)} s`,
     );
-    const putIds = (await closedComandas(serverUrl))[Symbol.iterator]();
+    const putIds = (await closedComandas(serverUrl, provisioned.counts.demo))[Symbol.iterator]();
 
     const [baselinePort, servicePort] = [await freePort(), await freePort()];
     const baseline = start(
@@ -372,7 +373,7 @@ async function main() {
       if (svc.errors > 0) failed = true;
     }
 
-    // 100 tenants, round-robin, the detail of one of their 300 comandas
+    // 100 tenants, round-robin, the detail of one of their first 300 comandas
     const manyTenants = roundRobin(TENANTS);
     // the same requests on one of those tenants alone: the reference of the many-tenant ratio
     const oneSmall = await load(servicePort, roundRobin(1));

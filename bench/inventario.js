@@ -203,12 +203,14 @@ async function seedInventario(
     timeZone,
   ]);
   await client.query('BEGIN');
+  // the demo restaurant at one ticket a day: its menu, recipes, suppliers and staff
   await seedDemoData((sql, params) => client.query(sql, params).then((r) => r.rows), {
     today,
     timeZone,
+    scale: 0.01,
   });
-  // The demo data now brings its own year of ledger (its closes consumed, its restock purchases,
-  // waste and month-end counts that close the period up to last month): the history below is
+  // The demo data brings its own ledger since the stock went live (its closes consumed, its
+  // restock purchases, waste and month-end counts that close the period up to last month): the history below is
   // the ledger here, posted from a book that starts empty, so the demo's is taken out (the
   // append-only trigger set aside for it, in this bench database only). Its restock purchases
   // stay as rows, never posted, like the demo's other purchases.

@@ -1,5 +1,6 @@
-// The small tenants of the benchmarks: t0001 made by `npm run tenant -- create --demo` (300
-// comandas), the others cloned from it, and autocannon requests spread over them in turn.
+// The small tenants of the benchmarks: t0001 made by `npm run tenant -- create --demo
+// --demo-scale 0.01` (the demo restaurant with one ticket a day: about 365 comandas), the
+// others cloned from it, and autocannon requests spread over them in turn.
 const { join } = require('node:path');
 const { run, withClient } = require('./processes');
 
@@ -18,7 +19,11 @@ const smallTenant = (n) => `t${String(n).padStart(4, '0')}`;
 async function smallTenants({ serverUrl, cliEnv, prefix, count, timeZone }) {
   const first = smallTenant(1);
   const tenantCli = join(DIST, 'cli', 'tenant.cli.js');
-  await run(tenantCli, ['create', first, '--demo', '--time-zone', timeZone], cliEnv);
+  await run(
+    tenantCli,
+    ['create', first, '--demo', '--demo-scale', '0.01', '--time-zone', timeZone],
+    cliEnv,
+  );
   // four workers over t0002..t<count>, each with its own admin session
   const fourWorkers = async (work) => {
     let next = 2;

@@ -9,8 +9,9 @@ import { defineCli, err, out, UsageError, type CliInput } from './cli-support';
 const USAGE = `Usage: npm run tenant -- <command> [options]
 
 Commands:
-  create <slug> [--name <name>] [--database-url <url>] [--time-zone <tz>] [--demo]
-                       Create a tenant: catalog row, database, migrations (and demo data).
+  create <slug> [--name <name>] [--database-url <url>] [--time-zone <tz>] [--demo [--demo-scale <s>]]
+                       Create a tenant: catalog row, database, migrations (and demo data: a year
+                       of 60-150 tickets a day; --demo-scale 0.01 keeps one ticket a day in a hundred).
                        Re-running it finishes a half-done creation and changes nothing else.
   list [--json]        List the tenants of the catalog.
   migrate <slug>|--all Run pending tenant migrations on one tenant or on all of them.
@@ -41,6 +42,19 @@ function requireSlug(positionals: string[], command: string): string {
   if (positionals.length > 2)
     throw new UsageError(`Unexpected arguments: ${positionals.slice(2).join(' ')}`);
   return slug;
+}
+
+/** --demo-scale: a number in (0, 1], and only with --demo. */
+function demoScaleOf(values: { demo?: boolean; 'demo-scale'?: string }): number | undefined {
+  const text = values['demo-scale'];
+  if (text === undefined) return undefined;
+  if (!values.demo) throw new UsageError('--demo-scale goes with --demo');
+  const scale = Number(text);
+  if (!/^\d*\.?\d+$/.test(text) || !(scale > 0 && scale <= 1))
+    throw new UsageError(
+      `--demo-scale must be a number greater than 0 and at most 1, got "${text}"`,
+    );
+  return scale;
 }
 
 function formatTable(tenants: Tenant[]): string {
@@ -95,6 +109,7 @@ const OPTIONS = {
   'database-url': { type: 'string' },
   'time-zone': { type: 'string' },
   demo: { type: 'boolean', default: false },
+  'demo-scale': { type: 'string' },
   all: { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
@@ -117,6 +132,7 @@ async function execute(
         databaseUrl: values['database-url'],
         timeZone: values['time-zone'],
         demo: values.demo,
+        demoScale: demoScaleOf(values),
       });
       const what = result.created ? 'Created' : 'Already existed:';
       io.out(

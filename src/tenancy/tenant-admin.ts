@@ -51,6 +51,8 @@ export interface CreateTenantInput {
   demo?: boolean;
   /** The provisioning day (YYYY-MM-DD) that demo dates are relative to; default: today in the tenant's zone. */
   demoToday?: string;
+  /** The demo's share of the restaurant's tickets per day, (0, 1] (default 1: 60–150 a day). */
+  demoScale?: number;
 }
 
 export interface CreateTenantResult {
@@ -209,7 +211,7 @@ export class TenantAdmin {
       demo = await this.onServer(
         tenant,
         url,
-        () => this.seedDemo(timeZone, url, input.demoToday),
+        () => this.seedDemo(timeZone, url, input.demoToday, input.demoScale),
         advice,
       );
     }
@@ -318,6 +320,7 @@ export class TenantAdmin {
     timeZone: string,
     url: string,
     today?: string,
+    scale?: number,
   ): Promise<DemoDataSummary | undefined> {
     const dataSource = new DataSource({
       type: 'postgres',
@@ -337,6 +340,7 @@ export class TenantAdmin {
         const summary = await seedDemoData(query, {
           today: today ?? todayIn(timeZone),
           timeZone,
+          scale,
         });
         if (this.settings.demoCredentials) await seedDemoCredentials(query);
         return summary;

@@ -106,6 +106,10 @@ describe('tenant CLI (npm run tenant)', () => {
     [['migrate'], 'migrate needs a tenant slug or --all'],
     [['create', 'x1', '--colour', 'red'], "Unknown option '--colour'"],
     [['create', 'tz-bad', '--time-zone', 'Mars/Base'], '"Mars/Base" is not an IANA time zone'],
+    [['create', 'x2', '--demo-scale', '0.5'], '--demo-scale goes with --demo'],
+    [['create', 'x3', '--demo', '--demo-scale', '0'], '--demo-scale must be a number greater than 0'],
+    [['create', 'x4', '--demo', '--demo-scale', '2'], '--demo-scale must be a number greater than 0'],
+    [['create', 'x5', '--demo', '--demo-scale', 'mucho'], '--demo-scale must be a number'],
   ])('exits with 2 and says why for %j', async (args, message) => {
     const result = await cli(...args);
     expect(result.code).toBe(2);
@@ -119,8 +123,24 @@ describe('tenant CLI (npm run tenant)', () => {
       dbs.tenantUrl('muestra'),
       'SELECT (SELECT count(*)::int FROM comandas) AS comandas, (SELECT count(*)::int FROM productos) AS productos',
     );
-    expect(counts.comandas).toBeGreaterThanOrEqual(300);
+    // a year of 60 to 150 tickets a day
+    expect(counts.comandas).toBeGreaterThanOrEqual(365 * 60);
+    expect(counts.comandas).toBeLessThanOrEqual(365 * 150);
     expect(counts.productos).toBeGreaterThanOrEqual(25);
+  });
+
+  it('provisions a small demo with --demo-scale: one ticket a day in a hundred', async () => {
+    const result = await cli('create', 'muestra-chica', '--demo', '--demo-scale', '0.01', '--time-zone', 'America/Lima');
+    expect(result.code).toBe(0);
+    const [counts] = await dbs.query<{ comandas: number; dias: number }>(
+      dbs.tenantUrl('muestra-chica'),
+      `SELECT count(*)::int AS comandas,
+              count(DISTINCT (fec_apertura AT TIME ZONE 'America/Lima')::date)::int AS dias
+         FROM comandas`,
+    );
+    expect(counts.dias).toBe(365);
+    expect(counts.comandas).toBeGreaterThanOrEqual(365);
+    expect(counts.comandas).toBeLessThanOrEqual(2 * 365);
   });
 });
 

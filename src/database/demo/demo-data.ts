@@ -43,6 +43,12 @@ export interface DemoDataOptions {
   today: string;
   /** IANA time zone of the tenant (e.g. America/Lima). */
   timeZone: string;
+  /**
+   * The share of the restaurant's tickets per day, in (0, 1]: 1 (the default) is the demo as a
+   * restaurant would see it, 60–150 a day; 0.01 gives one a day, for benchmarks and tests that
+   * need many small tenants.
+   */
+  scale?: number;
 }
 
 const SEED = 0x0ce71c4e;
@@ -59,11 +65,16 @@ export async function seedDemoData(
   options: DemoDataOptions,
 ): Promise<DemoDataSummary> {
   const todayUtc = parseToday(options.today);
+  const scale = options.scale ?? 1;
+  if (!(scale > 0 && scale <= 1)) {
+    throw new Error(`demo data: "scale" must be a number in (0, 1], got ${String(options.scale)}`);
+  }
   const rng = new Rng(SEED);
   const seed: DemoSeed = {
     query,
     today: options.today,
     timeZone: options.timeZone,
+    scale,
     todayUtc,
     rng,
     documentos: new Documentos(rng),

@@ -49,6 +49,8 @@ export interface DemoSeed {
   today: string;
   /** IANA time zone of the tenant ($3 of `at`). */
   timeZone: string;
+  /** The share of the restaurant's tickets per day (DemoDataOptions.scale). */
+  scale: number;
   /** `today` at 00:00 UTC, in milliseconds. */
   todayUtc: number;
   /** The one generator of the whole seed: the sections draw from it one after the other. */

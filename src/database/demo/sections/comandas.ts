@@ -37,12 +37,13 @@ import { rowsOf, type DemoDataSummary, type DemoSeed } from '../seed-helpers';
 export async function seedComandas(
   seed: DemoSeed,
 ): Promise<Pick<DemoDataSummary, 'comandas' | 'deta_comandas' | 'comanda_eventos'>> {
-  const { query, today, timeZone } = seed;
+  const { query, today, timeZone, scale } = seed;
   await query(HASH_FUNCTION);
   await query(
     `CREATE TEMP TABLE demo_param ON COMMIT DROP AS
      SELECT $1::date AS hoy, $2::text AS zona, $3::jsonb AS staff, $4::jsonb AS pools,
-            $5::text[] AS notas, $6::text[] AS observaciones, $7::text[] AS motivos`,
+            $5::text[] AS notas, $6::text[] AS observaciones, $7::text[] AS motivos,
+            $8::numeric AS escala`,
     [
       today,
       timeZone,
@@ -51,6 +52,7 @@ export async function seedComandas(
       NOTAS,
       OBSERVACIONES,
       MOTIVOS_ELIMINACION,
+      scale,
     ],
   );
   await query(PLAN);
@@ -156,10 +158,10 @@ const PLAN = `
          CASE WHEN extract(month FROM f.fecha) IN (12, 1, 2, 3) THEN 1
               WHEN extract(month FROM f.fecha) IN (4, 5) THEN 2
               WHEN extract(month FROM f.fecha) IN (6, 7, 8, 9) THEN 3 ELSE 4 END AS temporada,
-         greatest(60, least(150, round(
+         greatest(1, round((SELECT escala FROM demo_param) * greatest(60, least(150, round(
            (ARRAY[58, 58, 60, 64, 80, 106, 118])[extract(isodow FROM f.fecha)::integer]
            * (ARRAY[1.12, 1.15, 1.08, 1.0, 0.95, 0.92, 0.97, 0.92, 0.95, 1.0, 1.02, 1.1])[extract(month FROM f.fecha)::integer]
-           * (0.92 + 0.16 * pg_temp.demo_u(g.d, 11)))))::integer AS n
+           * (0.92 + 0.16 * pg_temp.demo_u(g.d, 11)))))))::integer AS n
     FROM generate_series(1, 365) AS g(d)
    CROSS JOIN LATERAL (SELECT (SELECT hoy FROM demo_param) - g.d AS fecha) f;
 
