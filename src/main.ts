@@ -122,17 +122,24 @@ async function main(): Promise<void> {
     await Promise.race([launched, opening.then(noop, noop)]);
     const { createApp } = loadApplication();
     database = await opening;
-    if (database.target.embedded && config.DEMO_TENANT) {
-      await ensureDemoTenant(config, database.target, (m) => log.info(m));
-    }
-    if (migratesTenantsAtStart(config, database.target)) {
-      await migrateTenantsAtStart(config, database.target, {
-        info: (m) => log.info(m),
-        warn: (m) => log.warn(m),
-      });
-    }
-    app = await createApp(config, database.target);
-    await listen(app, config);
+    const { target } = database;
+    // The tenants' databases (the demo's first provisioning is PostgreSQL's work for seconds)
+    // and the application's initialisation (this process's) at once; nothing is served before
+    // both are done.
+    const preparing = (async () => {
+      if (target.embedded && config.DEMO_TENANT) {
+        await ensureDemoTenant(config, target, (m) => log.info(m));
+      }
+      if (migratesTenantsAtStart(config, target)) {
+        await migrateTenantsAtStart(config, target, {
+          info: (m) => log.info(m),
+          warn: (m) => log.warn(m),
+        });
+      }
+    })();
+    const creating = createApp(config, target).then((created) => (app = created));
+    await Promise.all([preparing, creating]);
+    await listen(app!, config);
     if (stopping) return;
     process.stdout.write(`${banner(config)}\n`);
   } catch (error) {

@@ -72,6 +72,10 @@ const DEFAULT_SETTINGS: Record<string, string> = {
   listen_addresses: '127.0.0.1',
   unix_socket_directories: '',
   max_connections: '200',
+  // a development server: a commit does not wait for its WAL to reach the disk (a crash of the
+  // machine may lose the last fraction of a second of commits, never the database's
+  // consistency); the first start's migrations and demo data commit without waiting on fsync
+  synchronous_commit: 'off',
 };
 
 function run(
