@@ -280,7 +280,6 @@ const PLAN = `
     FROM demo_ticket t
     LEFT JOIN (SELECT clave, sum(subtotal) AS total FROM demo_linea GROUP BY clave) s
            ON s.clave = t.clave;
-  CREATE INDEX ON demo_comanda (clave);
   ANALYZE demo_comanda;
   ANALYZE demo_linea;
 `;

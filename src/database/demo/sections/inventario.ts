@@ -102,13 +102,15 @@ DECLARE
   v_linea   bigint;
 BEGIN
   -- usage per material and local day, from the closed comandas that stay closed
+  -- (the sales per product and day first: a few thousand rows to multiply by the recipes)
   CREATE TEMP TABLE demo_uso ON COMMIT DROP AS
-  SELECT rp.id_mat_prima, (c.fec_cierre AT TIME ZONE v_tz)::date AS dia,
-         sum(d.cantidad * rp.cantidad) AS cantidad
-    FROM comandas c
-    JOIN deta_comandas d ON d.id_comanda = c.id_comanda
-    JOIN receta_producto rp ON rp.id_producto = d.id_producto
-   WHERE c.estado = 'cerrada' AND NOT c.eliminada
+  SELECT rp.id_mat_prima, v.dia, sum(v.cantidad * rp.cantidad) AS cantidad
+    FROM (SELECT d.id_producto, (c.fec_cierre AT TIME ZONE v_tz)::date AS dia, sum(d.cantidad) AS cantidad
+            FROM comandas c
+            JOIN deta_comandas d ON d.id_comanda = c.id_comanda
+           WHERE c.estado = 'cerrada' AND NOT c.eliminada
+           GROUP BY 1, 2) v
+    JOIN receta_producto rp ON rp.id_producto = v.id_producto
    GROUP BY 1, 2;
 
   -- per material: its weekly usage over the year and the cheapest supplier's agreed price
