@@ -36,5 +36,6 @@ describe('format', () => {
   it('counts with the right word', () => {
     expect(plural(1, 'comanda', 'comandas')).toBe('1 comanda');
     expect(plural(0, 'comanda', 'comandas')).toBe('0 comandas');
+    expect(plural(29271, 'comanda', 'comandas')).toBe('29,271 comandas');
   });
 });

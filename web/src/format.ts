@@ -49,7 +49,9 @@ export function duracion(since: string, now: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-/** `1 comanda`, `3 comandas`. */
+const count = new Intl.NumberFormat('es-PE', { maximumFractionDigits: 0 });
+
+/** "1 comanda", "12 comandas", "29,271 comandas": thousands grouped as the page's amounts are. */
 export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${count.format(n)} ${n === 1 ? one : many}`;
 }
