@@ -21,6 +21,7 @@ const FEATURES_ON = {
   FEATURE_COBROS: 'true',
   FEATURE_INVENTARIO: 'true',
   FEATURE_COCINA: 'true',
+  FEATURE_REPORTES: 'true',
 };
 /** Small limits, so that 413 is cheap to reach. */
 const LIMITS = { BODY_LIMIT: '16kb', UPLOAD_MAX_BYTES: '4096' };
@@ -96,6 +97,7 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
       cobros: false,
       inventario: false,
       cocina: false,
+      reportes: false,
     },
   });
   await dbs.createTenant('congelado', { status: 'suspended' });
