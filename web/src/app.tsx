@@ -8,12 +8,21 @@ import { Reservas } from './screens/reservas';
 import { Caja } from './screens/caja';
 import { Inventario } from './screens/inventario';
 import { Cocina } from './screens/cocina';
+import { Reportes } from './screens/reportes';
 import { SessionContext, type SessionState } from './session';
 import { Credentials, SignIn } from './sign-in';
 import { hasExpired, isUnauthenticated, SESSION_ENDED } from './sign-in-rules';
 
 type Screen =
-  'sala' | 'cocina' | 'caja' | 'reservas' | 'historial' | 'inventario' | 'tablas' | 'asistencia';
+  | 'sala'
+  | 'cocina'
+  | 'caja'
+  | 'reservas'
+  | 'historial'
+  | 'inventario'
+  | 'reportes'
+  | 'tablas'
+  | 'asistencia';
 
 const SCREENS: { id: Screen; label: string }[] = [
   { id: 'sala', label: 'Sala' },
@@ -22,6 +31,7 @@ const SCREENS: { id: Screen; label: string }[] = [
   { id: 'reservas', label: 'Reservas' },
   { id: 'historial', label: 'Historial' },
   { id: 'inventario', label: 'Inventario' },
+  { id: 'reportes', label: 'Reportes' },
   { id: 'tablas', label: 'Tablas' },
   { id: 'asistencia', label: 'Asistencia' },
 ];
@@ -114,6 +124,8 @@ export function App() {
       (s.id !== 'inventario' ||
         (state.tenant.features?.inventario &&
           (state.can('inventario:read') || state.can('inventario:waste')))) &&
+      // the reports: the feature on and reportes:read (GET /me: the admin, the cashier)
+      (s.id !== 'reportes' || (state.tenant.features?.reportes && state.can('reportes:read'))) &&
       (s.id !== 'tablas' || state.tenant.features?.genericTables) &&
       (s.id !== 'asistencia' || state.tenant.features?.rpc),
   );
@@ -170,6 +182,7 @@ export function App() {
         {current === 'reservas' && <Reservas />}
         {current === 'historial' && <History />}
         {current === 'inventario' && <Inventario />}
+        {current === 'reportes' && <Reportes />}
         {current === 'tablas' && <Tables />}
         {current === 'asistencia' && <Attendance />}
       </main>
