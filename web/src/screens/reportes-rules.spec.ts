@@ -126,12 +126,15 @@ describe('reportes rules', () => {
 
   it('shortens a long name on an axis to two lines, whole words', () => {
     expect(etiquetaCorta('Ceviche clásico')).toBe('Ceviche clásico');
-    expect(etiquetaCorta('Chicharrón de pescado con yuca frita y salsa criolla')).toEqual([
+    expect(etiquetaCorta('Chicha morada (jarra 1 l)')).toBe('Chicha morada (jarra 1 l)');
+    expect(etiquetaCorta('Chicharrón de pescado con yuca frita y salsa criolla', 22)).toEqual([
       'Chicharrón de pescado',
       'con yuca frita y salsa…',
     ]);
     expect(etiquetaCorta('María Fernanda   Huamán')).toBe('María Fernanda Huamán');
-    expect(etiquetaCorta('Supercalifragilisticoexpialidoso')).toEqual(['Supercalifragilistico…']);
+    expect(etiquetaCorta('Supercalifragilisticoexpialidoso', 22)).toEqual([
+      'Supercalifragilistico…',
+    ]);
   });
 
   it('says when there is nothing to draw and names the CSV files', () => {

@@ -206,7 +206,7 @@ export function ejeLabel(value: number, unidad: Unidad): string {
  * otherwise on two lines cut between words, the second shortened with `…` when it is still too
  * long. The whole name is in the tooltip and the chart's table.
  */
-export function etiquetaCorta(text: string, max = 22): string | string[] {
+export function etiquetaCorta(text: string, max = 26): string | string[] {
   const name = text.trim().replace(/\s+/g, ' ');
   if (name.length <= max) return name;
   const cut = (line: string) => {

@@ -435,7 +435,12 @@ function configDe(
   const unidad = datos.series[0]?.unidad ?? 'soles';
   const valueAxis = {
     beginAtZero: true,
-    ticks: { callback: (value: number | string) => ejeLabel(Number(value), unidad) },
+    // a few round figures, level: the table has the exact ones
+    ticks: {
+      maxTicksLimit: 6,
+      maxRotation: 0,
+      callback: (value: number | string) => ejeLabel(Number(value), unidad),
+    },
   };
   const categoryAxis = { grid: { display: false }, ticks: { autoSkip: !horizontal } };
   return {
@@ -451,7 +456,8 @@ function configDe(
         pointHoverRadius: 5,
         borderWidth: tipo === 'line' ? 2 : 0,
         fill: tipo === 'line',
-        tension: 0.25,
+        // smooth without overshooting: a day without sales stays on zero, never below it
+        cubicInterpolationMode: 'monotone' as const,
         maxBarThickness: 28,
         spanGaps: false,
       })),
@@ -599,6 +605,8 @@ function SemanaCard({ carga, onCsv }: { carga: Carga<ReporteVentas>; onCsv: () =
           y: {
             type: 'category',
             labels: [...DIAS_SEMANA],
+            // Monday on top, as a calendar reads (the matrix's default turns the y axis over)
+            reverse: false,
             offset: true,
             grid: { display: false },
             border: { display: false },
