@@ -276,6 +276,20 @@ describe('the Reportes screen', () => {
     const csp = (await fetch(`${server.baseUrl}/`)).headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    // and what the browser refuses under it, from here on (the screen's file, its charts)
+    await admin.evaluate(() => {
+      const window = globalThis as unknown as {
+        cspViolations: string[];
+        addEventListener(
+          type: string,
+          listener: (event: { violatedDirective: string }) => void,
+        ): void;
+      };
+      window.cspViolations = [];
+      window.addEventListener('securitypolicyviolation', (event) =>
+        window.cspViolations.push(event.violatedDirective),
+      );
+    });
     await admin
       .getByRole('navigation', { name: 'Pantallas' })
       .getByRole('link', { name: 'Reportes' })
@@ -297,13 +311,9 @@ describe('the Reportes screen', () => {
     expect(figures).toContain(`Venta neta ${soles(want.totales.venta_neta)}`);
 
     await expectFitsAtEverySize(admin, 'web-reportes');
-    // each chart alone, at the office size
-    await admin.setViewportSize({ width: 1280, height: 800 });
-    for (const id of Object.keys(want.tables)) {
-      await card(admin, id).scrollIntoViewIfNeeded();
-      await card(admin, id).screenshot({ path: join(SCREENSHOTS_DIR, `web-reportes-${id}.png`) });
-    }
-    await admin.setViewportSize({ width: 1024, height: 768 });
+    await expect(
+      admin.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations),
+    ).resolves.toEqual([]);
     browser.expectNoErrors(admin, { allow: [SIGN_IN_PROBE] });
   });
 
@@ -328,6 +338,13 @@ describe('the Reportes screen', () => {
     const want = await expectChartsOf(admin, doce);
     expect(want.tiempo).toBe('semana');
     await expectFitsAtEverySize(admin, 'web-reportes-12-meses');
+    // each chart alone, at the office size
+    await admin.setViewportSize({ width: 1280, height: 800 });
+    for (const id of Object.keys(want.tables)) {
+      await card(admin, id).scrollIntoViewIfNeeded();
+      await card(admin, id).screenshot({ path: join(SCREENSHOTS_DIR, `web-reportes-${id}.png`) });
+    }
+    await admin.setViewportSize({ width: 1024, height: 768 });
 
     // two dates typed: no preset pressed
     const otro = { desde: addDays(today, -20), hasta: addDays(today, -6) };

@@ -99,13 +99,14 @@ const MESES = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'set', 'o
 
 /**
  * A time bucket on the axis, short (the table has the API's `etiqueta`): `03/11` for a day or
- * a week (its Monday), `nov 26` for a month, `13:00` for an hour.
+ * a week (its Monday), `13:00` for an hour, a month on two lines (`nov` over `26`), so that
+ * twelve of them stand level side by side.
  */
-export function ejeTiempo(clave: string, agrupar: string): string {
+export function ejeTiempo(clave: string, agrupar: string): string | string[] {
   if ((agrupar === 'dia' || agrupar === 'semana') && isDate(clave))
     return `${clave.slice(8, 10)}/${clave.slice(5, 7)}`;
   const mes = /^(\d{4})-(\d{2})$/.exec(clave);
-  if (agrupar === 'mes' && mes) return `${MESES[Number(mes[2]) - 1]} ${mes[1].slice(2)}`;
+  if (agrupar === 'mes' && mes) return [MESES[Number(mes[2]) - 1], mes[1].slice(2)];
   if (agrupar === 'hora' && /^\d{1,2}$/.test(clave)) return horaLabel(clave);
   return clave;
 }

@@ -260,28 +260,32 @@ export function Reportes() {
           filas={(r) => topPorVentaBruta(r.filas)}
           onCsv={ventasCsv('producto')}
         />
-        <BarrasVentasCard
-          id="mozos"
-          titulo="Ventas por mozo"
-          columna="Mozo"
-          carga={porMozo}
-          filas={(r) => r.filas.filter((f) => f.comandas > 0)}
-          onCsv={ventasCsv('mozo')}
-        />
-        {cobros && (
+        {/* the waiters and the methods, short lists, share the column beside the products */}
+        <div class="rep-stack">
           <BarrasVentasCard
-            id="metodos"
-            titulo="Ventas por método de pago"
-            nota="Lo cobrado con cada método, sin propinas"
-            columna="Método"
-            carga={porMetodo}
+            id="mozos"
+            titulo="Ventas por mozo"
+            columna="Mozo"
+            carga={porMozo}
             filas={(r) => r.filas.filter((f) => f.comandas > 0)}
-            onCsv={ventasCsv('metodo')}
+            onCsv={ventasCsv('mozo')}
           />
-        )}
+          {cobros && (
+            <BarrasVentasCard
+              id="metodos"
+              titulo="Ventas por método de pago"
+              nota="Lo cobrado con cada método, sin propinas"
+              columna="Método"
+              carga={porMetodo}
+              filas={(r) => r.filas.filter((f) => f.comandas > 0)}
+              onCsv={ventasCsv('metodo')}
+            />
+          )}
+        </div>
         {inventario && <FoodCostCard carga={porMes} onCsv={ventasCsv('mes')} />}
         <GastosCard carga={gastos} onCsv={gastosCsv} />
-        <AsistenciaCard carga={asistencia} onCsv={asistenciaCsv} />
+        {/* the third of a row of its own with the food cost: the whole width */}
+        <AsistenciaCard carga={asistencia} onCsv={asistenciaCsv} wide={inventario} />
       </div>
     </div>
   );
@@ -442,7 +446,15 @@ function configDe(
       callback: (value: number | string) => ejeLabel(Number(value), unidad),
     },
   };
-  const categoryAxis = { grid: { display: false }, ticks: { autoSkip: !horizontal } };
+  // level labels: every one up to a year of months, else as many as fit (the table has them all)
+  const categoryAxis = {
+    grid: { display: false },
+    ticks: {
+      autoSkip: !horizontal && datos.etiquetas.length > 13,
+      autoSkipPadding: 10,
+      maxRotation: 0,
+    },
+  };
   return {
     type: tipo,
     data: {
@@ -817,9 +829,11 @@ function GastosCard({ carga, onCsv }: { carga: Carga<ReporteGastos>; onCsv: () =
 function AsistenciaCard({
   carga,
   onCsv,
+  wide,
 }: {
   carga: Carga<ReporteAsistencia>;
   onCsv: () => Promise<void>;
+  wide: boolean;
 }) {
   const titulo = 'Horas trabajadas';
   const datos = useMemo<Datos | null>(() => {
@@ -847,6 +861,7 @@ function AsistenciaCard({
       carga={carga}
       vacio={(r) => (r.filas.length > 0 ? null : 'Sin marcaciones en este periodo')}
       onCsv={onCsv}
+      wide={wide}
     >
       {() =>
         datos && (
