@@ -43,11 +43,11 @@ const DIAS = `(ARRAY['lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sáb
 
 /**
  * The range's instants: [desde 00:00, hasta + 1 00:00) in the tenant's zone ($1, $2 the local
- * days, $3 the zone).
+ * days, $3 the zone), written in the conditions themselves so that the planner sees the values
+ * (its estimate of the comandas scanned then holds).
  */
-const RANGE = `r AS (
-  SELECT ($1::date::timestamp AT TIME ZONE $3) AS d0,
-         (($2::date + 1)::timestamp AT TIME ZONE $3) AS d1)`;
+const D0 = '($1::date::timestamp AT TIME ZONE $3)';
+const D1 = '(($2::date + 1)::timestamp AT TIME ZONE $3)';
 
 /**
  * The covered comandas, read once: closed, not voided, closed in the range; each with its
@@ -62,27 +62,23 @@ function covered(conCosto: boolean): string {
         WHERE NOT cv.revertido AND cv.id_comanda IN (SELECT id_comanda FROM c0)
         GROUP BY cv.id_comanda`
     : 'SELECT NULL::bigint AS id_comanda, 0::numeric AS costo WHERE false';
-  return `${RANGE},
-  tasas AS (
-    SELECT t.tasa, t.vigente_desde AS desde,
-           lead(t.vigente_desde) OVER (ORDER BY t.vigente_desde) AS hasta
-      FROM tasas_igv t),
-  c0 AS MATERIALIZED (
-    SELECT c.id_comanda, c.id_mesa, c.id_usuario, c.total,
-           c.fec_cierre AT TIME ZONE $3 AS local,
-           CASE cc.descuento_tipo
-             WHEN 'porcentaje' THEN round(c.total * cc.descuento_valor / 100, 2)
-             WHEN 'monto' THEN least(cc.descuento_valor, c.total)
-             ELSE 0 END AS descuento,
-           coalesce(cc.tasa_igv, ti.tasa, 0) AS tasa
-      FROM comandas c
-      LEFT JOIN cuentas_comanda cc ON cc.id_comanda = c.id_comanda
-      LEFT JOIN tasas ti
-        ON cc.tasa_igv IS NULL
-       AND ti.desde <= (c.fec_cierre AT TIME ZONE $3)::date
-       AND (ti.hasta IS NULL OR (c.fec_cierre AT TIME ZONE $3)::date < ti.hasta)
-     WHERE c.estado = 'cerrada' AND NOT c.eliminada
-       AND c.fec_cierre >= (SELECT d0 FROM r) AND c.fec_cierre < (SELECT d1 FROM r)),
+  return `c0 AS (
+    SELECT x.*,
+           coalesce(x.tasa_congelada,
+                    (SELECT t.tasa FROM tasas_igv t WHERE t.vigente_desde <= x.local::date
+                      ORDER BY t.vigente_desde DESC LIMIT 1),
+                    0) AS tasa
+      FROM (SELECT c.id_comanda, c.id_mesa, c.id_usuario, c.total,
+                   c.fec_cierre AT TIME ZONE $3 AS local,
+                   CASE cc.descuento_tipo
+                     WHEN 'porcentaje' THEN round(c.total * cc.descuento_valor / 100, 2)
+                     WHEN 'monto' THEN least(cc.descuento_valor, c.total)
+                     ELSE 0 END AS descuento,
+                   cc.tasa_igv AS tasa_congelada
+              FROM comandas c
+              LEFT JOIN cuentas_comanda cc ON cc.id_comanda = c.id_comanda
+             WHERE c.estado = 'cerrada' AND NOT c.eliminada
+               AND c.fec_cierre >= ${D0} AND c.fec_cierre < ${D1}) AS x),
   costos AS (${costos}),
   c AS MATERIALIZED (
     SELECT c0.*, round((c0.total - c0.descuento) / (1 + c0.tasa), 2) AS neta,
@@ -152,7 +148,7 @@ const BY_SALES = `row_number() OVER (ORDER BY round(g.vb, 2) DESC, g.clave COLLA
 function grouping(
   agrupar: Agrupacion,
   conCosto: boolean,
-): { ctes: string; unidades: string; propinas: string } {
+): { ctes: string; unidades: string; propinas: string; costo?: string } {
   const time = TIME[agrupar];
   if (time) {
     return {
@@ -203,7 +199,7 @@ function grouping(
         : '';
       const lines = `l AS (
         SELECT d.id_producto, d.id_comanda, d.cantidad, d.subtotal,
-               CASE WHEN c.total > 0 THEN c.descuento * d.subtotal / c.total ELSE 0 END AS de,
+               CASE WHEN c.descuento > 0 THEN c.descuento * d.subtotal / c.total ELSE 0 END AS de,
                CASE WHEN c.total > 0 THEN c.neta * d.subtotal / c.total ELSE 0 END AS vn,
                ${conCosto ? 'coalesce(cv.costo_teorico, 0)' : '0::numeric'} AS co
           FROM c JOIN deta_comandas d ON d.id_comanda = c.id_comanda
@@ -233,6 +229,7 @@ function grouping(
         g AS (SELECT ${BY_SALES} AS orden, g.* FROM g0 AS g)`,
         unidades: '(SELECT coalesce(sum(l.cantidad), 0) FROM l)',
         propinas: 'NULL::numeric',
+        costo: '(SELECT coalesce(sum(l.co), 0) FROM l)',
       };
     }
     case 'metodo':
@@ -285,8 +282,7 @@ export class ReportesRepository extends TenantRepository {
   /** Per local month of the range: closed comandas and their sales, and purchases; then totals. */
   gastos(desde: string, hasta: string, timeZone: string): Promise<GastosRow[]> {
     return this.db.query<GastosRow[]>(
-      `WITH ${RANGE},
-       meses AS (
+      `WITH meses AS (
          SELECT s::date AS b
            FROM generate_series(date_trunc('month', $1::date::timestamp), $2::date::timestamp,
                                 interval '1 month') AS s),
@@ -295,12 +291,12 @@ export class ReportesRepository extends TenantRepository {
                 count(*) AS n, sum(c.total) AS total
            FROM comandas c
           WHERE c.estado = 'cerrada' AND NOT c.eliminada
-            AND c.fec_cierre >= (SELECT d0 FROM r) AND c.fec_cierre < (SELECT d1 FROM r)
+            AND c.fec_cierre >= ${D0} AND c.fec_cierre < ${D1}
           GROUP BY 1),
        g AS (
          SELECT date_trunc('month', c.fec_compra AT TIME ZONE $3)::date AS b, sum(c.total) AS total
            FROM compras c
-          WHERE c.fec_compra >= (SELECT d0 FROM r) AND c.fec_compra < (SELECT d1 FROM r)
+          WHERE c.fec_compra >= ${D0} AND c.fec_compra < ${D1}
           GROUP BY 1),
        f AS (
          SELECT m.b, coalesce(v.n, 0) AS n, coalesce(v.total, 0) AS ventas,
@@ -338,7 +334,9 @@ export class ReportesRepository extends TenantRepository {
 
 /** The sales statement of a grouping (exported for the benchmark's EXPLAIN). */
 export function ventasSql(agrupar: Agrupacion, conCosto: boolean): string {
-  const { ctes, unidades, propinas } = grouping(agrupar, conCosto);
+  const { ctes, unidades, propinas, costo: linesCosto } = grouping(agrupar, conCosto);
+  // producto/categoria read each line's own cost: the comandas' sums of it are not needed
+  const comandaCosto = conCosto && linesCosto === undefined;
   // a row of payments sums what was paid, the discount already off: its average ticket is that
   const rowTicket =
     agrupar === 'producto' || agrupar === 'categoria'
@@ -351,11 +349,12 @@ export function ventasSql(agrupar: Agrupacion, conCosto: boolean): string {
       ? `round(${co}, 2) AS costo_teorico,
          CASE WHEN round(${vn}, 2) <> 0 THEN round(${co} * 100 / round(${vn}, 2), 2) END AS food_cost`
       : 'NULL::numeric AS costo_teorico, NULL::numeric AS food_cost';
-  return `WITH ${covered(conCosto)},
+  return `WITH ${covered(comandaCosto)},
     ${ctes},
     t AS (
       SELECT count(*) AS n, coalesce(sum(c.total), 0) AS vb, coalesce(sum(c.descuento), 0) AS de,
-             coalesce(sum(c.neta), 0) AS vn, coalesce(sum(c.costo), 0) AS co
+             coalesce(sum(c.neta), 0) AS vn,
+             ${linesCosto ?? 'coalesce(sum(c.costo), 0)'} AS co
         FROM c)
     SELECT false AS es_total, g.orden, g.clave, g.etiqueta, g.n::text AS comandas, g.unidades,
            round(g.vb, 2) AS venta_bruta, round(g.de, 2) AS descuentos,
