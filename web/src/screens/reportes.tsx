@@ -18,7 +18,6 @@ import {
   ejeTiempo,
   etiquetaCorta,
   hayVentas,
-  horaLabel,
   intensidad,
   presetDe,
   PRESETS,
@@ -648,12 +647,9 @@ function SemanaCard({ carga, onCsv }: { carga: Carga<ReporteVentas>; onCsv: () =
       id="semana"
       titulo={titulo}
       nota={
-        built && (
-          <>
-            Más oscuro, más venta bruta (la hora más fuerte: {soles(built.max)}). Horas de{' '}
-            {horaLabel(0)} a {horaLabel(23)}.
-          </>
-        )
+        built &&
+        built.max > 0 &&
+        `Más oscuro, más venta bruta; la hora más fuerte, ${soles(built.max)}`
       }
       carga={carga}
       vacio={(r) => (hayVentas(r) ? null : SIN_VENTAS)}
