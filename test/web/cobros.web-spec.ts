@@ -591,6 +591,7 @@ describe('Cobrar and the Caja screen', () => {
       'Reservas',
       'Historial',
       'Inventario',
+      'Reportes',
       'Tablas',
       'Asistencia',
     ]);

@@ -288,6 +288,7 @@ describe('the Inventario screen', () => {
       'Reservas',
       'Historial',
       'Inventario',
+      'Reportes',
       'Tablas',
       'Asistencia',
     ]);
