@@ -311,6 +311,35 @@ describe('the Reportes screen', () => {
     expect(figures).toContain(`Venta neta ${soles(want.totales.venta_neta)}`);
 
     await expectFitsAtEverySize(admin, 'web-reportes');
+    // every table open: each fits its card, and no name (a product, a waiter, a person) takes
+    // more than three lines
+    for (const summary of await admin.locator('details.rep-datos > summary').all())
+      await summary.click();
+    await expectFitsAtEverySize(admin, 'web-reportes-datos');
+    for (const width of [1024, 1280]) {
+      await admin.setViewportSize({ width, height: 800 });
+      const lines = await admin.locator('.rep-tabla tbody th').evaluateAll((cells) =>
+        cells.map((cell) => {
+          const c = cell as unknown as { offsetHeight: number; textContent: string };
+          const style = (
+            globalThis as unknown as {
+              getComputedStyle(e: unknown): { lineHeight: string; paddingTop: string };
+            }
+          ).getComputedStyle(cell);
+          const padding = 2 * parseFloat(style.paddingTop);
+          return {
+            name: c.textContent,
+            lines: Math.round((c.offsetHeight - padding) / parseFloat(style.lineHeight)),
+          };
+        }),
+      );
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.every((l) => Number.isFinite(l.lines) && l.lines >= 1)).toBe(true);
+      expect({ width, long: lines.filter((l) => l.lines > 3) }).toEqual({ width, long: [] });
+    }
+    await admin.setViewportSize({ width: 1024, height: 768 });
+    for (const summary of await admin.locator('details.rep-datos > summary').all())
+      await summary.click();
     await expect(
       admin.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations),
     ).resolves.toEqual([]);
