@@ -84,7 +84,7 @@ export class FilaVentasDto extends CifrasVentasDto {
   @ApiProperty({
     example: '2026-11-03',
     description:
-      'Stable key: YYYY-MM-DD (dia), the ISO week’s Monday (semana), YYYY-MM (mes), 0..23 (hora), <isodow 1-7>-<hour> (dia_semana_hora), the id (producto, categoria, mozo, metodo; sin_categoria, sin_mozo), the id_mesa or para_llevar (mesa)',
+      'Stable key: YYYY-MM-DD (dia), the ISO week’s Monday (semana), YYYY-MM (mes), 0..23 (hora), isodow-hour such as 1-13 (dia_semana_hora), the id (producto, categoria, mozo, metodo; sin_categoria, sin_mozo), the id_mesa or para_llevar (mesa)',
   })
   clave!: string;
 

@@ -3581,7 +3581,7 @@ export interface components {
        */
       food_cost?: number | null;
       /**
-       * @description Stable key: YYYY-MM-DD (dia), the ISO week’s Monday (semana), YYYY-MM (mes), 0..23 (hora), <isodow 1-7>-<hour> (dia_semana_hora), the id (producto, categoria, mozo, metodo; sin_categoria, sin_mozo), the id_mesa or para_llevar (mesa)
+       * @description Stable key: YYYY-MM-DD (dia), the ISO week’s Monday (semana), YYYY-MM (mes), 0..23 (hora), isodow-hour such as 1-13 (dia_semana_hora), the id (producto, categoria, mozo, metodo; sin_categoria, sin_mozo), the id_mesa or para_llevar (mesa)
        * @example 2026-11-03
        */
       clave: string;
