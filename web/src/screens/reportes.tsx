@@ -61,10 +61,11 @@ interface Carga<T> {
 }
 
 /**
- * One report of the range: loaded again when the range changes, dropped (and its request
- * aborted) when it changes before the answer.
+ * One report of the range: loaded again when the range changes (or the user, "Cambiar de
+ * usuario"), dropped (and its request aborted) when it changes before the answer.
  */
 function useReporte<T>(load: ((signal: AbortSignal) => Promise<T>) | null, key: string): Carga<T> {
+  const { api } = useSession();
   const [state, setState] = useState<{ key: string } & Carga<T>>({
     key: '',
     data: null,
@@ -77,7 +78,7 @@ function useReporte<T>(load: ((signal: AbortSignal) => Promise<T>) | null, key: 
       .then((data) => setState({ key, data, error: null }))
       .catch((error: unknown) => !isAbort(error) && setState({ key, data: null, error }));
     return () => controller.abort();
-  }, [key]);
+  }, [key, api]);
   return state.key === key ? state : { data: null, error: null };
 }
 
