@@ -19,7 +19,9 @@
 //    (bench/inventario.js: closes of two tenants of the same shape with the feature inventario
 //    off and on, the consumption report over 100,000 closed lines), the kitchen on a sixth
 //    service with FEATURE_COCINA=true (bench/cocina.js: 20 kitchen screens on 3 stations while
-//    50 sends/s go to the kitchen), and a cold and a warm start of the service.
+//    50 sends/s go to the kitchen), the reports on a seventh service (bench/reportes.js: GET
+//    /reportes/ventas over a year of 100,000 closed comandas for every grouping, one request at a
+//    time), and a cold and a warm start of the service.
 // Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
 // connections exceeded the configured cap, a stream subscriber missed an event, a sign-in
 // failed or the money or stock stages' answers were not as they must be. BENCH_PROFILE=1 also
@@ -27,7 +29,8 @@
 // goes; BENCH_STREAM=0 leaves the live stream out, BENCH_SIGN_IN=0 the sign-in stage (alone:
 // npm run bench:sign-in), BENCH_COBROS=0 the money stage (alone: npm run bench:cobros),
 // BENCH_INVENTARIO=0 the stock stage (alone: npm run bench:inventario), BENCH_COCINA=0 the
-// kitchen stage (alone: npm run bench:cocina).
+// kitchen stage (alone: npm run bench:cocina), BENCH_REPORTES=0 the reports stage (alone: npm run
+// bench:reportes).
 require('reflect-metadata');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
@@ -45,6 +48,7 @@ const signIn = require('./sign-in');
 const cobros = require('./cobros');
 const inventario = require('./inventario');
 const cocina = require('./cocina');
+const reportes = require('./reportes');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -62,6 +66,7 @@ const SIGN_IN = env.BENCH_SIGN_IN !== '0';
 const COBROS = env.BENCH_COBROS !== '0';
 const INVENTARIO = env.BENCH_INVENTARIO !== '0';
 const COCINA = env.BENCH_COCINA !== '0';
+const REPORTES = env.BENCH_REPORTES !== '0';
 const PREFIX = 'comandas_bench_';
 const TIME_ZONE = 'America/Lima';
 const MAX_CONNECTIONS = 320; // of the embedded server
@@ -581,6 +586,33 @@ async function main() {
       stoppers.length = 0;
     }
 
+    // the reports: a tenant of its own (a year of 100,000 closed comandas, cobros and inventario
+    // on), a service of its own with the pools of the first service
+    let reports;
+    if (REPORTES) {
+      const provisioned = await reportes.provisionTenant({
+        serverUrl,
+        cliEnv,
+        prefix: PREFIX,
+        timeZone: TIME_ZONE,
+      });
+      progress(
+        `reportes tenant ready: ${fmt(provisioned.seeded.counts.cerradas)} closed comandas seeded in ${fmt(provisioned.seeded.seedMs / 1000, 1)} s`,
+      );
+      const reportsService = await reportes.startService({
+        work,
+        cliEnv,
+        serviceConfig,
+        poolMax: tenantPool,
+      });
+      stoppers.push(reportsService.stop);
+      reports = await reportes.reportesBench({ service: reportsService, provisioned });
+      progress(reportes.progressLine(reports, fmt));
+      if (reports.failed) failed = true;
+      await reportsService.stop();
+      stoppers.length = 0;
+    }
+
     const startup = await startupTimes(work);
 
     console.log(
@@ -647,6 +679,7 @@ async function main() {
     if (money) console.log(cobros.report(money, fmt));
     if (stock) console.log(inventario.report(stock, fmt));
     if (kitchen) console.log(cocina.report(kitchen, fmt));
+    if (reports) console.log(reportes.report(reports, fmt));
     console.log(`\nThe bench took ${fmt((Date.now() - benchStarted) / 60_000, 1)} min.`);
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
@@ -657,7 +690,7 @@ async function main() {
     }
     if (failed) {
       console.error(
-        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money or stock request wrongly, or a kitchen screen missed, repeated or misrouted an event.',
+        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money or stock request wrongly, a kitchen screen missed, repeated or misrouted an event, or a report answered an error or a wrong count.',
       );
       process.exitCode = 1;
     }

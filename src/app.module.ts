@@ -30,6 +30,7 @@ import { ReservasModule } from './reservas/reservas.module';
 import { CobrosModule } from './cobros/cobros.module';
 import { InventarioModule } from './inventario/inventario.module';
 import { CocinaModule } from './cocina/cocina.module';
+import { ReportesModule } from './reportes/reportes.module';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
@@ -98,6 +99,7 @@ export class AppModule implements NestModule {
         CobrosModule,
         InventarioModule,
         CocinaModule,
+        ReportesModule,
         CatalogoModule,
         GenericTablesModule,
         RpcModule,

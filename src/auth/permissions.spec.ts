@@ -20,6 +20,7 @@ describe('permission matrix', () => {
         'inventario:read',
         'cocina:read',
         'cocina:send',
+        'reportes:read',
       ],
       mozo: [
         'comandas:read',
@@ -55,6 +56,7 @@ describe('permission matrix', () => {
       'inventario:read',
       'cocina:read',
       'cocina:send',
+      'reportes:read',
     ]);
   });
 

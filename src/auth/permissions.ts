@@ -35,6 +35,7 @@ export const PERMISSIONS = [
   'cocina:send',
   'cocina:bump',
   'cocina:manage',
+  'reportes:read',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -58,6 +59,7 @@ export const FEATURE_OF_PERMISSION: Partial<Record<Permission, TenantFeature>> =
   'cocina:send': 'cocina',
   'cocina:bump': 'cocina',
   'cocina:manage': 'cocina',
+  'reportes:read': 'reportes',
 };
 
 export const ROLE_NAMES = ['admin', 'cajero', 'mozo', 'cocina'] as const;
@@ -91,6 +93,8 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     // sends the orders it takes at the till to the kitchen and hands over what is ready
     'cocina:read',
     'cocina:send',
+    // reads the reports: sales, expenses against sales, hours worked
+    'reportes:read',
   ],
   /**
    * Waiter: opens comandas and edits them (lines, table, customer, note) while open, splits,

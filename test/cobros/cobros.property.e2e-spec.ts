@@ -1357,7 +1357,7 @@ describe('cobros under two concurrent cashiers, retries and till closes (fast-ch
 
     const refunds = await sql<{ id_pago: string; n: number; monto: string }>(
       `SELECT id_pago::text, count(*)::int AS n, sum(monto)::text AS monto FROM reembolsos
-        WHERE id_reembolso > $1 GROUP BY id_pago ORDER BY id_pago`,
+        WHERE id_reembolso > $1 GROUP BY id_pago ORDER BY reembolsos.id_pago`,
       [marks.reembolso],
     );
     const acked = new Map<number, { n: number; monto: number }>();

@@ -21,6 +21,7 @@ const FEATURES_ON = {
   FEATURE_COBROS: 'true',
   FEATURE_INVENTARIO: 'true',
   FEATURE_COCINA: 'true',
+  FEATURE_REPORTES: 'true',
 };
 /** Small limits, so that 413 is cheap to reach. */
 const LIMITS = { BODY_LIMIT: '16kb', UPLOAD_MAX_BYTES: '4096' };
@@ -96,6 +97,7 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
       cobros: false,
       inventario: false,
       cocina: false,
+      reportes: false,
     },
   });
   await dbs.createTenant('congelado', { status: 'suspended' });
@@ -217,6 +219,28 @@ async function sweepCocina(s: ContractSweep): Promise<void> {
   await s.call(404, 'get', '/cocina/stream?estacion=9999', { stream: true });
 }
 
+/** The reports: each as JSON and as CSV, and their errors. */
+async function sweepReportes(s: ContractSweep): Promise<void> {
+  await s.call(200, 'get', '/reportes/ventas');
+  await s.call(200, 'get', '/reportes/ventas?desde=2026-01-01&hasta=2026-03-31&agrupar=producto');
+  await s.call(200, 'get', '/reportes/ventas?agrupar=metodo');
+  await s.call(200, 'get', '/reportes/ventas?agrupar=dia_semana_hora', {
+    headers: { Accept: 'text/csv' },
+    label: 'CSV',
+  });
+  await s.call(400, 'get', '/reportes/ventas?agrupar=anual');
+  await s.call(400, 'get', '/reportes/ventas?desde=2026-03-02&hasta=2026-03-01');
+  await s.call(200, 'get', '/reportes/gastos');
+  await s.call(200, 'get', '/reportes/gastos', { headers: { Accept: 'text/csv' }, label: 'CSV' });
+  await s.call(400, 'get', '/reportes/gastos?desde=2026-13-01');
+  await s.call(200, 'get', '/reportes/asistencia?desde=2026-03-01&hasta=2026-03-31');
+  await s.call(200, 'get', '/reportes/asistencia', {
+    headers: { Accept: 'text/csv' },
+    label: 'CSV',
+  });
+  await s.call(400, 'get', '/reportes/asistencia?desde=2020-01-01');
+}
+
 /** A successful call of every operation, and the errors of each operation's own. */
 async function sweepOperations(s: ContractSweep): Promise<void> {
   // tenant, and who is asking
@@ -264,6 +288,7 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(400, 'put', '/cobros/ajustes', { json: { tasa_recargo: 0.5 } });
   await sweepInventario(s);
   await sweepCocina(s);
+  await sweepReportes(s);
   const cuenta = await s.call(201, 'post', '/comandas', {
     json: { items: [{ id_producto: MENU.ceviche.id, cantidad: 1 }] },
   });

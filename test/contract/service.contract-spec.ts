@@ -24,6 +24,7 @@ interface TenantInfo {
     cobros: boolean;
     inventario: boolean;
     cocina: boolean;
+    reportes: boolean;
   };
 }
 
@@ -99,6 +100,7 @@ describe('service contract (health, tenant, drivers, features, auth), over HTTP'
           cobros: expect.any(Boolean),
           inventario: expect.any(Boolean),
           cocina: expect.any(Boolean),
+          reportes: expect.any(Boolean),
         },
       });
     });

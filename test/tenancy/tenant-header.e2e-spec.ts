@@ -27,6 +27,7 @@ describe('tenant-context middleware', () => {
         cobros: false,
         inventario: false,
         cocina: false,
+        reportes: false,
       },
     });
   });

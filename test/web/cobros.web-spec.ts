@@ -83,10 +83,17 @@ describe('Cobrar and the Caja screen', () => {
   let idSesion: number;
 
   beforeAll(async () => {
-    // every screen on: the admin's header holds its most (eight tabs, the user, two buttons)
+    // every screen on: the admin's header holds its most (nine tabs, the user, two buttons)
     server = await startServer({
       auth: true,
-      features: { cobros: true, genericTables: true, rpc: true, inventario: true, cocina: true },
+      features: {
+        cobros: true,
+        genericTables: true,
+        rpc: true,
+        inventario: true,
+        cocina: true,
+        reportes: true,
+      },
     });
     await server.dbs.query(
       server.dbs.tenantUrl(server.tenant),
@@ -584,6 +591,7 @@ describe('Cobrar and the Caja screen', () => {
       'Reservas',
       'Historial',
       'Inventario',
+      'Reportes',
       'Tablas',
       'Asistencia',
     ]);

@@ -141,10 +141,10 @@ describe('the Inventario screen', () => {
   let idConteo: number;
 
   beforeAll(async () => {
-    // every screen on: the admin's header holds its most (seven tabs, the user, two buttons)
+    // every screen on: the admin's header holds its most (eight tabs, the user, two buttons)
     server = await startServer({
       auth: true,
-      features: { inventario: true, rpc: true, cobros: true, genericTables: true },
+      features: { inventario: true, rpc: true, cobros: true, genericTables: true, reportes: true },
       tenantOptions: { name: 'Cevichería Demo' },
     });
     today = todayIn('America/Lima');
@@ -288,6 +288,7 @@ describe('the Inventario screen', () => {
       'Reservas',
       'Historial',
       'Inventario',
+      'Reportes',
       'Tablas',
       'Asistencia',
     ]);

@@ -42,8 +42,15 @@ describe('signing in on the page', () => {
     server = await startServer({
       data: 'demo',
       auth: true,
-      // every screen on: the header holds its most (eight tabs, the user, two buttons)
-      features: { genericTables: true, rpc: true, cobros: true, inventario: true, cocina: true },
+      // every screen on: the header holds its most (nine tabs, the user, two buttons)
+      features: {
+        genericTables: true,
+        rpc: true,
+        cobros: true,
+        inventario: true,
+        cocina: true,
+        reportes: true,
+      },
       tenantOptions: { name: 'Cevichería Demo' },
     });
     browser = await WebBrowser.launch();

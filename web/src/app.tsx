@@ -1,3 +1,4 @@
+import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { createApi, loadSession, loadTenant, ok, saveSession, type Session } from './api';
 import { Floor } from './screens/floor';
@@ -8,12 +9,21 @@ import { Reservas } from './screens/reservas';
 import { Caja } from './screens/caja';
 import { Inventario } from './screens/inventario';
 import { Cocina } from './screens/cocina';
+import { ErrorBanner } from './components';
 import { SessionContext, type SessionState } from './session';
 import { Credentials, SignIn } from './sign-in';
 import { hasExpired, isUnauthenticated, SESSION_ENDED } from './sign-in-rules';
 
 type Screen =
-  'sala' | 'cocina' | 'caja' | 'reservas' | 'historial' | 'inventario' | 'tablas' | 'asistencia';
+  | 'sala'
+  | 'cocina'
+  | 'caja'
+  | 'reservas'
+  | 'historial'
+  | 'inventario'
+  | 'reportes'
+  | 'tablas'
+  | 'asistencia';
 
 const SCREENS: { id: Screen; label: string }[] = [
   { id: 'sala', label: 'Sala' },
@@ -22,14 +32,35 @@ const SCREENS: { id: Screen; label: string }[] = [
   { id: 'reservas', label: 'Reservas' },
   { id: 'historial', label: 'Historial' },
   { id: 'inventario', label: 'Inventario' },
+  { id: 'reportes', label: 'Reportes' },
   { id: 'tablas', label: 'Tablas' },
   { id: 'asistencia', label: 'Asistencia' },
 ];
+
+/**
+ * Reportes, loaded on its first showing: its charts (Chart.js) are a file of their own, which a
+ * tablet that never opens the reports never downloads.
+ */
+function Reportes() {
+  const [screen, setScreen] = useState<{ Reportes: ComponentType } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    import('./screens/reportes').then(setScreen).catch(setError);
+  }, []);
+  if (error) return <ErrorBanner error={error} />;
+  return screen ? <screen.Reportes /> : <p class="loading">Cargando…</p>;
+}
 
 /** The screen named in the URL's hash (#/sala ...), so a reload stays where it was. */
 function screenOfHash(): Screen {
   const id = location.hash.replace(/^#\/?/, '');
   return SCREENS.find((s) => s.id === id)?.id ?? 'sala';
+}
+
+/** `Carmen Rosa · admin, cajero`: who is signed in and their roles. */
+function whoText(state: SessionState): string {
+  const name = state.me.nombre ?? 'Sin autenticación';
+  return state.me.roles.length > 0 ? `${name} · ${state.me.roles.join(', ')}` : name;
 }
 
 export function App() {
@@ -114,6 +145,8 @@ export function App() {
       (s.id !== 'inventario' ||
         (state.tenant.features?.inventario &&
           (state.can('inventario:read') || state.can('inventario:waste')))) &&
+      // the reports: the feature on and reportes:read (GET /me: the admin, the cashier)
+      (s.id !== 'reportes' || (state.tenant.features?.reportes && state.can('reportes:read'))) &&
       (s.id !== 'tablas' || state.tenant.features?.genericTables) &&
       (s.id !== 'asistencia' || state.tenant.features?.rpc),
   );
@@ -135,21 +168,27 @@ export function App() {
             </a>
           ))}
         </nav>
-        <span class="who">
-          {state.me.nombre ?? 'Sin autenticación'}
-          {state.me.roles.length > 0 && ` · ${state.me.roles.join(', ')}`}
+        <span class="who" title={whoText(state)}>
+          <span class="who-name">{state.me.nombre ?? 'Sin autenticación'}</span>
+          {state.me.roles.length > 0 && (
+            // the tablet shows the name alone (its title has the roles)
+            <span class="who-roles"> · {state.me.roles.join(', ')}</span>
+          )}
         </span>
         {state.session.token && (
           <button
             type="button"
             class="secondary small"
+            // the tablet writes "Cambiar" beside the user's name; its name stays the whole one
+            aria-label="Cambiar de usuario"
+            title="Cambiar de usuario"
             onClick={() => {
               signOutAtService(state);
               saveSession(null);
               setSwitching(true);
             }}
           >
-            Cambiar de usuario
+            Cambiar<span class="wide-only"> de usuario</span>
           </button>
         )}
         <button
@@ -170,6 +209,7 @@ export function App() {
         {current === 'reservas' && <Reservas />}
         {current === 'historial' && <History />}
         {current === 'inventario' && <Inventario />}
+        {current === 'reportes' && <Reportes />}
         {current === 'tablas' && <Tables />}
         {current === 'asistencia' && <Attendance />}
       </main>

@@ -50,6 +50,14 @@ export const FEATURES = {
     description:
       'The kitchen: courses, tickets per station as deltas, bump and recall, the kitchen stream (docs/cocina.md)',
   },
+  reportes: {
+    variable: 'FEATURE_REPORTES',
+    default: false,
+    demo: true,
+    tag: 'reportes',
+    description:
+      'Reports: sales by period, product, waiter, table and payment method, expenses against sales, hours worked; CSV (docs/reportes.md)',
+  },
 } as const satisfies Record<string, FeatureDefinition>;
 
 export interface FeatureDefinition {

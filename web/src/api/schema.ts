@@ -1068,6 +1068,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/reportes/ventas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Sales of a range of local days, grouped by period, product, waiter, table or method
+     * @description Switchable feature `reportes`, on by default on this instance (`FEATURE_REPORTES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_REPORTES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reportes on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The comandas closed (not voided) between desde 00:00 and hasta 24:00 in the tenant’s time zone. Time groupings list every bucket of the range (zeros included) in time order; the others are ordered by venta_bruta. totales counts each comanda once. With the feature inventario, costo_teorico and food_cost too; agrupar=metodo needs the feature cobros (400 REPORTE_REQUIERE_COBROS).
+     */
+    get: operations['ReportesController_ventas_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/reportes/gastos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Sales against purchases per local month of a range of days
+     * @description Switchable feature `reportes`, on by default on this instance (`FEATURE_REPORTES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_REPORTES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reportes on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Per month the range touches: the closed, not voided comandas and their total (by fec_cierre), and the purchases’ total (by fec_compra), within the range’s days in the tenant’s time zone.
+     */
+    get: operations['ReportesController_gastos_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/reportes/asistencia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Days and hours worked per person over a range of work days
+     * @description Switchable feature `reportes`, on by default on this instance (`FEATURE_REPORTES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_REPORTES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reportes on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     From the attendance’s daily summaries (the report_asistencia store function): days with punches, minutes of the closed intervals, hours, and days left incomplete.
+     */
+    get: operations['ReportesController_asistencia_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/productos': {
     parameters: {
       query?: never;
@@ -1693,6 +1759,8 @@ export interface components {
         inventario: boolean;
         /** @description The kitchen: courses, tickets per station as deltas, bump and recall, the kitchen stream (docs/cocina.md) */
         cocina: boolean;
+        /** @description Reports: sales by period, product, waiter, table and payment method, expenses against sales, hours worked; CSV (docs/reportes.md) */
+        reportes: boolean;
       };
     };
     MeDto: {
@@ -3465,6 +3533,244 @@ export interface components {
        * @example 4
        */
       version: number;
+    };
+    FilaVentasDto: {
+      /**
+       * @description Distinct comandas covered (closed, not voided, in the range)
+       * @example 42
+       */
+      comandas: number;
+      /**
+       * @description Σ of the lines’ quantities (agrupar=producto or categoria; in totales, of every line), else null
+       * @example 57
+       */
+      unidades: number | null;
+      /**
+       * @description Σ of the comandas’ total (their lines’ subtotals, IGV included, before discounts); producto/categoria: Σ of the line subtotals; metodo: Σ of the payments’ monto (tips excluded)
+       * @example 3140.5
+       */
+      venta_bruta: number;
+      /**
+       * @description Σ of the comandas’ discounts (porcentaje: round(total × valor / 100, 2); monto: least(valor, total)); producto/categoria/metodo: each line’s or payment’s share
+       * @example 120.4
+       */
+      descuentos: number;
+      /**
+       * @description Without IGV and service charge: Σ per comanda of round((total − descuento) / (1 + tasa_igv), 2); producto/categoria/metodo: shares
+       * @example 2559.43
+       */
+      venta_neta: number;
+      /**
+       * @description round((venta_bruta − descuentos) / comandas, 2) (metodo: round(venta_bruta / comandas, 2)); null with no comandas and for producto/categoria rows
+       * @example 71.91
+       */
+      ticket_promedio: number | null;
+      /**
+       * @description Only with agrupar=metodo: Σ of the applied payments’ tips
+       * @example 35.5
+       */
+      propinas?: number;
+      /**
+       * @description Only with the feature inventario: Σ of the theoretical recipe cost of the lines consumed at close
+       * @example 812.3
+       */
+      costo_teorico?: number;
+      /**
+       * @description Only with the feature inventario: costo_teorico × 100 / venta_neta, 2 decimals; null when venta_neta is 0
+       * @example 31.74
+       */
+      food_cost?: number | null;
+      /**
+       * @description Stable key: YYYY-MM-DD (dia), the ISO week’s Monday (semana), YYYY-MM (mes), 0..23 (hora), isodow-hour such as 1-13 (dia_semana_hora), the id (producto, categoria, mozo, metodo; sin_categoria, sin_mozo), the id_mesa or para_llevar (mesa)
+       * @example 2026-11-03
+       */
+      clave: string;
+      /**
+       * @description For people: 03/11/2026, Semana del 03/11/2026, noviembre 2026, 13:00, lunes 13:00, the product’s or category’s name, the waiter’s name, Mesa 4 / Para llevar, the method’s name
+       * @example 03/11/2026
+       */
+      etiqueta: string;
+    };
+    TotalesVentasDto: {
+      /**
+       * @description Distinct comandas covered (closed, not voided, in the range)
+       * @example 42
+       */
+      comandas: number;
+      /**
+       * @description Σ of the lines’ quantities (agrupar=producto or categoria; in totales, of every line), else null
+       * @example 57
+       */
+      unidades: number | null;
+      /**
+       * @description Σ of the comandas’ total (their lines’ subtotals, IGV included, before discounts); producto/categoria: Σ of the line subtotals; metodo: Σ of the payments’ monto (tips excluded)
+       * @example 3140.5
+       */
+      venta_bruta: number;
+      /**
+       * @description Σ of the comandas’ discounts (porcentaje: round(total × valor / 100, 2); monto: least(valor, total)); producto/categoria/metodo: each line’s or payment’s share
+       * @example 120.4
+       */
+      descuentos: number;
+      /**
+       * @description Without IGV and service charge: Σ per comanda of round((total − descuento) / (1 + tasa_igv), 2); producto/categoria/metodo: shares
+       * @example 2559.43
+       */
+      venta_neta: number;
+      /**
+       * @description round((venta_bruta − descuentos) / comandas, 2) (metodo: round(venta_bruta / comandas, 2)); null with no comandas and for producto/categoria rows
+       * @example 71.91
+       */
+      ticket_promedio: number | null;
+      /**
+       * @description Only with agrupar=metodo: Σ of the applied payments’ tips
+       * @example 35.5
+       */
+      propinas?: number;
+      /**
+       * @description Only with the feature inventario: Σ of the theoretical recipe cost of the lines consumed at close
+       * @example 812.3
+       */
+      costo_teorico?: number;
+      /**
+       * @description Only with the feature inventario: costo_teorico × 100 / venta_neta, 2 decimals; null when venta_neta is 0
+       * @example 31.74
+       */
+      food_cost?: number | null;
+    };
+    ReporteVentasDto: {
+      /**
+       * Format: date
+       * @example 2026-11-01
+       */
+      desde: string;
+      /**
+       * Format: date
+       * @example 2026-11-30
+       */
+      hasta: string;
+      /**
+       * @example dia
+       * @enum {string}
+       */
+      agrupar:
+        | 'dia'
+        | 'semana'
+        | 'mes'
+        | 'hora'
+        | 'dia_semana_hora'
+        | 'producto'
+        | 'categoria'
+        | 'mozo'
+        | 'mesa'
+        | 'metodo';
+      /**
+       * @description The tenant’s time zone: the days and hours of the report are its
+       * @example America/Lima
+       */
+      zona_horaria: string;
+      /** @description Time groupings: every bucket of the range in time order, empty ones with zeros; the others: by venta_bruta, highest first, then clave */
+      filas: components['schemas']['FilaVentasDto'][];
+      /** @description Over all the covered comandas (a comanda counts once) */
+      totales: components['schemas']['TotalesVentasDto'];
+    };
+    FilaGastosDto: {
+      /**
+       * @description Closed, not voided comandas closed in the month (within the range)
+       * @example 910
+       */
+      comandas: number;
+      /**
+       * @description Σ of those comandas’ total
+       * @example 48210.5
+       */
+      ventas: number;
+      /**
+       * @description Σ of the purchases’ total (compras.total) dated in the month (within the range)
+       * @example 17320
+       */
+      gastos: number;
+      /**
+       * @description The local month, YYYY-MM
+       * @example 2026-11
+       */
+      clave: string;
+      /** @example noviembre 2026 */
+      etiqueta: string;
+    };
+    TotalesGastosDto: {
+      /**
+       * @description Closed, not voided comandas closed in the month (within the range)
+       * @example 910
+       */
+      comandas: number;
+      /**
+       * @description Σ of those comandas’ total
+       * @example 48210.5
+       */
+      ventas: number;
+      /**
+       * @description Σ of the purchases’ total (compras.total) dated in the month (within the range)
+       * @example 17320
+       */
+      gastos: number;
+    };
+    ReporteGastosDto: {
+      /**
+       * Format: date
+       * @example 2025-12-01
+       */
+      desde: string;
+      /**
+       * Format: date
+       * @example 2026-11-30
+       */
+      hasta: string;
+      /** @description Every month the range touches, in order, empty ones with zeros */
+      filas: components['schemas']['FilaGastosDto'][];
+      totales: components['schemas']['TotalesGastosDto'];
+    };
+    FilaAsistenciaDto: {
+      /** @example 3 */
+      id_usuario: number;
+      /** @example Rosa */
+      nombre: string;
+      /** @example Quispe */
+      apellido: string | null;
+      /**
+       * @description Work days with punches
+       * @example 22
+       */
+      dias_trabajados: number;
+      /**
+       * @description Minutes of the closed intervals
+       * @example 10575
+       */
+      minutos: number;
+      /**
+       * @description minutos / 60, 2 decimals
+       * @example 176.25
+       */
+      horas: number;
+      /**
+       * @description Days with an open interval or an unpaired out-punch
+       * @example 1
+       */
+      dias_incompletos: number;
+    };
+    ReporteAsistenciaDto: {
+      /**
+       * Format: date
+       * @example 2026-11-01
+       */
+      desde: string;
+      /**
+       * Format: date
+       * @example 2026-11-30
+       */
+      hasta: string;
+      /** @description People with at least one work day in the range, by apellido, nombre */
+      filas: components['schemas']['FilaAsistenciaDto'][];
     };
     ProductoDto: {
       /** @example 1 */
@@ -10813,6 +11119,288 @@ export interface operations {
       };
       /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
       422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReportesController_ventas_v1: {
+    parameters: {
+      query?: {
+        /** @description From: The tenant’s local day, YYYY-MM-DD (both ends included; at most 731 days). Default: the first day of hasta’s month */
+        desde?: string;
+        /** @description To: The tenant’s local day, YYYY-MM-DD (both ends included; at most 731 days). Default: today */
+        hasta?: string;
+        /** @description One row per day, ISO week (its Monday), month, hour of the day, (weekday, hour), product, category, waiter, table or payment method (metodo: feature cobros) */
+        agrupar?:
+          | 'dia'
+          | 'semana'
+          | 'mes'
+          | 'hora'
+          | 'dia_semana_hora'
+          | 'producto'
+          | 'categoria'
+          | 'mozo'
+          | 'mesa'
+          | 'metodo';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report: JSON, or with Accept: text/csv its rows as a CSV file (UTF-8 with a BOM, CRLF, RFC 4180; Content-Disposition: attachment) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReporteVentasDto'];
+          'text/csv': string;
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `REPORTE_REQUIERE_COBROS` agrupar=metodo while the feature cobros is off for the tenant; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReportesController_gastos_v1: {
+    parameters: {
+      query?: {
+        /** @description From: The tenant’s local day, YYYY-MM-DD (both ends included; at most 731 days). Default: the first day of the month 11 months before hasta’s */
+        desde?: string;
+        /** @description To: The tenant’s local day, YYYY-MM-DD (both ends included; at most 731 days). Default: today */
+        hasta?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report: JSON, or with Accept: text/csv its rows as a CSV file (UTF-8 with a BOM, CRLF, RFC 4180; Content-Disposition: attachment) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReporteGastosDto'];
+          'text/csv': string;
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ReportesController_asistencia_v1: {
+    parameters: {
+      query?: {
+        /** @description From (a work day): The tenant’s local day, YYYY-MM-DD (both ends included; at most 731 days). Default: 29 days before hasta (30 days) */
+        desde?: string;
+        /** @description To (a work day): The tenant’s local day, YYYY-MM-DD (both ends included; at most 731 days). Default: today */
+        hasta?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report: JSON, or with Accept: text/csv its rows as a CSV file (UTF-8 with a BOM, CRLF, RFC 4180; Content-Disposition: attachment) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReporteAsistenciaDto'];
+          'text/csv': string;
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

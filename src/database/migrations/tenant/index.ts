@@ -12,6 +12,7 @@ import { Credenciales1764800000000 } from './1764800000000-credenciales';
 import { Cobros1764900000000 } from './1764900000000-cobros';
 import { Inventario1765000000000 } from './1765000000000-inventario';
 import { Cocina1765100000000 } from './1765100000000-cocina';
+import { Reportes1765200000000 } from './1765200000000-reportes';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -28,4 +29,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   Cobros1764900000000,
   Inventario1765000000000,
   Cocina1765100000000,
+  Reportes1765200000000,
 ];
