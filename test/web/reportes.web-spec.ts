@@ -168,11 +168,11 @@ describe('the Reportes screen', () => {
       const c = canvas as unknown as {
         width: number;
         height: number;
-        getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number) };
+        getContext(kind: '2d'): {
+          getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+        };
       };
-      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height) as {
-        data: Uint8ClampedArray;
-      };
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
       let painted = 0;
       for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted += 1;
       return painted;
