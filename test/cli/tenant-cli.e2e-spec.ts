@@ -107,8 +107,14 @@ describe('tenant CLI (npm run tenant)', () => {
     [['create', 'x1', '--colour', 'red'], "Unknown option '--colour'"],
     [['create', 'tz-bad', '--time-zone', 'Mars/Base'], '"Mars/Base" is not an IANA time zone'],
     [['create', 'x2', '--demo-scale', '0.5'], '--demo-scale goes with --demo'],
-    [['create', 'x3', '--demo', '--demo-scale', '0'], '--demo-scale must be a number greater than 0'],
-    [['create', 'x4', '--demo', '--demo-scale', '2'], '--demo-scale must be a number greater than 0'],
+    [
+      ['create', 'x3', '--demo', '--demo-scale', '0'],
+      '--demo-scale must be a number greater than 0',
+    ],
+    [
+      ['create', 'x4', '--demo', '--demo-scale', '2'],
+      '--demo-scale must be a number greater than 0',
+    ],
     [['create', 'x5', '--demo', '--demo-scale', 'mucho'], '--demo-scale must be a number'],
   ])('exits with 2 and says why for %j', async (args, message) => {
     const result = await cli(...args);
@@ -130,7 +136,15 @@ describe('tenant CLI (npm run tenant)', () => {
   });
 
   it('provisions a small demo with --demo-scale: one ticket a day in a hundred', async () => {
-    const result = await cli('create', 'muestra-chica', '--demo', '--demo-scale', '0.01', '--time-zone', 'America/Lima');
+    const result = await cli(
+      'create',
+      'muestra-chica',
+      '--demo',
+      '--demo-scale',
+      '0.01',
+      '--time-zone',
+      'America/Lima',
+    );
     expect(result.code).toBe(0);
     const [counts] = await dbs.query<{ comandas: number; dias: number }>(
       dbs.tenantUrl('muestra-chica'),
