@@ -357,7 +357,8 @@ export function ventasSql(agrupar: Agrupacion, conCosto: boolean): string {
   const costo = (co: string, vn: string) =>
     conCosto
       ? `round(${co}, 2) AS costo_teorico,
-         CASE WHEN round(${vn}, 2) <> 0 THEN round(${co} * 100 / round(${vn}, 2), 2) END AS food_cost`
+         CASE WHEN round(${vn}, 2) <> 0 AND ${co} <> 0
+              THEN round(${co} * 100 / round(${vn}, 2), 2) END AS food_cost`
       : 'NULL::numeric AS costo_teorico, NULL::numeric AS food_cost';
   return `WITH ${covered(comandaCosto)},
     ${ctes},

@@ -359,7 +359,9 @@ function figures(a: Acc, agrupar: Agrupar | 'totales', conCosto: boolean): Cifra
   if (conCosto) {
     out.costo_teorico = cents(roundDiv(a.co.n, a.co.d * 100n));
     // costo (ten-thousandths) × 100 / venta_neta (cents) as a percentage with two decimals
-    out.food_cost = vn === 0n ? null : cents(roundDiv(a.co.n * 100n, a.co.d * vn));
+    // no theoretical cost recorded (sales from before the stock was followed, or without a
+    // recipe): no food cost, rather than 0 %
+    out.food_cost = vn === 0n || a.co.n === 0n ? null : cents(roundDiv(a.co.n * 100n, a.co.d * vn));
   }
   return out;
 }

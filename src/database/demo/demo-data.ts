@@ -100,6 +100,10 @@ export async function seedDemoData(
   const inventario = await seedInventario(seed);
   await seedCocina(seed);
   await continueIdentities(query);
+  // the planner's statistics of the tables just filled: without them the first reports over
+  // the year (before autovacuum gets to the new database) plan for empty tables and take
+  // seconds instead of a fraction of one
+  await query(`ANALYZE ${ANALYZED.join(', ')}`);
 
   return {
     roles: staff.roles,
@@ -143,6 +147,22 @@ async function continueIdentities(query: DemoQuery): Promise<void> {
                    (SELECT coalesce(max(numero_ticket), 0) + 1 FROM comandas), false)`,
   );
 }
+
+/** The tables with a year of rows. */
+const ANALYZED = [
+  'comandas',
+  'deta_comandas',
+  'comanda_eventos',
+  'cuentas_comanda',
+  'pagos',
+  'consumos_venta',
+  'stock_movimientos',
+  'asistencia_detalle',
+  'asistencia_intervalo',
+  'asistencia_resumen_diario',
+  'compras',
+  'deta_comp_materias',
+];
 
 /** Identity columns whose sequences must move past the explicit demo keys (fixed names only). */
 const IDENTITIES: readonly (readonly [string, string])[] = [

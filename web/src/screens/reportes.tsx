@@ -754,7 +754,11 @@ function FoodCostCard({
       },
     [carga.data],
   );
-  const total = carga.data?.totales.food_cost;
+  // the period's figure only when every month of it has one: a month from before the stock
+  // was followed has no cost, and the period's figure would count its sales without it
+  const total = carga.data?.filas.every((f) => f.food_cost !== null && f.food_cost !== undefined)
+    ? carga.data.totales.food_cost
+    : undefined;
   return (
     <ChartCard
       id="food-cost"
