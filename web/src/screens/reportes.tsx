@@ -756,6 +756,8 @@ function FoodCostCard({
   );
   // the period's figure only when every month of it has one: a month from before the stock
   // was followed has no cost, and the period's figure would count its sales without it
+  const sinCosto =
+    carga.data?.filas.some((f) => f.comandas > 0 && (f.food_cost ?? null) === null) ?? false;
   const total = carga.data?.filas.every((f) => f.food_cost !== null && f.food_cost !== undefined)
     ? carga.data.totales.food_cost
     : undefined;
@@ -766,6 +768,7 @@ function FoodCostCard({
       nota={
         <>
           Costo teórico de las recetas sobre la venta neta
+          {sinCosto && '; un mes sin barra no tiene costo registrado (antes del inventario)'}
           {total !== undefined && total !== null && (
             <>
               ; en el periodo <strong>{valorLabel(total, 'porcentaje')}</strong>
