@@ -36,6 +36,8 @@ function answer<T, R extends object>(
   req: Request,
   res: Response,
 ): T | string {
+  // one URL, two representations: a cache keeps them apart
+  res.vary('Accept');
   if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return report.body;
   res.setHeader('Content-Type', CSV_CONTENT_TYPE);
   res.setHeader('Content-Disposition', attachment(report.filename));

@@ -363,6 +363,8 @@ describe('reportes: sales, expenses against sales, hours worked', () => {
     expect(res.headers['content-disposition']).toBe(
       'attachment; filename="ventas-producto-2026-03-01-2026-03-31.csv"',
     );
+    // the JSON and the CSV of one URL are told apart by a cache
+    expect(res.headers.vary).toMatch(/\bAccept\b/);
     expect(res.text.startsWith('\uFEFF')).toBe(true);
     const records = res.text.slice(1).split('\r\n');
     expect(records.at(-1)).toBe('');
