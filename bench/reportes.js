@@ -23,18 +23,8 @@ const REQUESTS = Number(process.env.BENCH_REPORTES_REQUESTS ?? 30);
 const WARMUP = 3;
 const EXPLAIN = process.env.BENCH_EXPLAIN !== '0';
 const TARGET_P50_MS = 300;
-const AGRUPAR = [
-  'dia',
-  'semana',
-  'mes',
-  'hora',
-  'dia_semana_hora',
-  'producto',
-  'categoria',
-  'mozo',
-  'mesa',
-  'metodo',
-];
+/** Every grouping of the report, as the service lists them. */
+const { AGRUPACIONES: AGRUPAR } = require(join(DIST, 'reportes', 'dto', 'reportes-input.dto'));
 /** The statements whose plans are printed: one pass over the comandas, over the lines, over the payments. */
 const EXPLAINED = ['dia', 'producto', 'metodo'];
 
