@@ -50,46 +50,19 @@ const D0 = '($1::date::timestamp AT TIME ZONE $3)';
 const D1 = '(($2::date + 1)::timestamp AT TIME ZONE $3)';
 
 /**
- * The covered comandas, read once: closed, not voided, closed in the range; each with its
- * discount (cuenta_comanda's formula), the IGV rate frozen at its close (else the rate in force
- * on its local day) and its local close time. `c` adds the net sale (cuenta_comanda's base
- * imponible) and, with inventario, the theoretical cost of its live consumptions.
+ * The covered comandas: the read model's rows (`reporte_ventas`, kept by `reportes_refrescar`:
+ * docs/reportes.md) of the comandas closed in the range, each with its local close time. Read
+ * by exactly one CTE of a statement, so the planner folds it in (no materialization).
  */
-function covered(conCosto: boolean): string {
-  // A live consumption is dated at its comanda's close or later (a close consumes at its own
-  // time, a restore or a line inserted into a closed comanda when it happens, and a reopen
-  // reverts them all), so the consumptions of comandas closed from desde on are dated from
-  // desde on: that range reads them through their date index, and the join below keeps
-  // exactly the covered comandas' ones.
-  const costos = conCosto
-    ? `SELECT cv.id_comanda, sum(cv.costo_teorico) AS costo
-         FROM consumos_venta cv
-        WHERE NOT cv.revertido AND cv.fec >= ${D0}
-        GROUP BY cv.id_comanda`
-    : 'SELECT NULL::bigint AS id_comanda, 0::numeric AS costo WHERE false';
-  return `c0 AS (
-    SELECT x.*,
-           coalesce(x.tasa_congelada,
-                    (SELECT t.tasa FROM tasas_igv t WHERE t.vigente_desde <= x.local::date
-                      ORDER BY t.vigente_desde DESC LIMIT 1),
-                    0) AS tasa
-      FROM (SELECT c.id_comanda, c.id_mesa, c.id_usuario, c.total,
-                   c.fec_cierre AT TIME ZONE $3 AS local,
-                   CASE cc.descuento_tipo
-                     WHEN 'porcentaje' THEN round(c.total * cc.descuento_valor / 100, 2)
-                     WHEN 'monto' THEN least(cc.descuento_valor, c.total)
-                     ELSE 0 END AS descuento,
-                   cc.tasa_igv AS tasa_congelada
-              FROM comandas c
-              LEFT JOIN cuentas_comanda cc ON cc.id_comanda = c.id_comanda
-             WHERE c.estado = 'cerrada' AND NOT c.eliminada
-               AND c.fec_cierre >= ${D0} AND c.fec_cierre < ${D1}) AS x),
-  costos AS (${costos}),
-  c AS MATERIALIZED (
-    SELECT c0.*, round((c0.total - c0.descuento) / (1 + c0.tasa), 2) AS neta,
-           coalesce(k.costo, 0) AS costo
-      FROM c0 LEFT JOIN costos k ON k.id_comanda = c0.id_comanda)`;
-}
+const COVERED = `c AS (
+    SELECT v.id_comanda, v.id_mesa, v.id_usuario, v.total, v.descuento, v.neta, v.costo,
+           v.fec_cierre AT TIME ZONE $3 AS local
+      FROM reporte_ventas v
+     WHERE v.fec_cierre >= ${D0} AND v.fec_cierre < ${D1})`;
+
+/** A child table of the model (per product, per payment method) over the range. */
+const inRange = (table: string) => `SELECT f.* FROM ${table} f
+     WHERE f.fec_cierre >= ${D0} AND f.fec_cierre < ${D1}`;
 
 /** A time grouping: the bucket of a local close time, the range's buckets, their key and label. */
 interface TimeGrouping {
@@ -145,19 +118,31 @@ const COMANDA_SUMS = `count(*) AS n, sum(c.total) AS vb, sum(c.descuento) AS de,
 /** Rows ordered by what they sold, highest first, then by key (not the time groupings). */
 const BY_SALES = `row_number() OVER (ORDER BY round(g.vb, 2) DESC, g.clave COLLATE "C")`;
 
+/** The totals of groups that split the covered comandas (each comanda in exactly one): Σ agg. */
+const TOTALS_OF_AGG = `SELECT coalesce(sum(agg.n), 0) AS n, NULL::numeric AS unidades,
+    coalesce(sum(agg.vb), 0) AS vb, coalesce(sum(agg.de), 0) AS de, coalesce(sum(agg.vn), 0) AS vn,
+    coalesce(sum(agg.co), 0) AS co, NULL::numeric AS pr FROM agg`;
+
+/**
+ * The totals of groups a comanda may be in more than once (products, categories, methods): the
+ * covered comandas' own sums, with the units, cost or tips the groups add up.
+ */
+const totalsOfComandas = (unidades: string, co: string, pr: string) => `SELECT count(*) AS n,
+    ${unidades} AS unidades, coalesce(sum(c.total), 0) AS vb, coalesce(sum(c.descuento), 0) AS de,
+    coalesce(sum(c.neta), 0) AS vn, ${co} AS co, ${pr} AS pr FROM c`;
+
 /**
  * `g`: one row per group with its order, key, label and raw sums (n comandas, unidades, vb
  * venta bruta, de descuentos, vn venta neta, co costo, pr propinas), after the CTEs it needs;
- * `unidades` and `propinas`: the totals' (null where the grouping has none).
+ * `totals`: one row of the same sums over the whole range. Every grouping reads the covered
+ * comandas (`c`) or one child table of the model once.
  */
-function grouping(
-  agrupar: Agrupacion,
-  conCosto: boolean,
-): { ctes: string; unidades: string; propinas: string; costo?: string } {
+function grouping(agrupar: Agrupacion): { ctes: string; totals: string } {
   const time = TIME[agrupar];
   if (time) {
     return {
-      ctes: `agg AS (SELECT ${time.bucket} AS b, ${COMANDA_SUMS} FROM c GROUP BY 1),
+      ctes: `${COVERED},
+      agg AS (SELECT ${time.bucket} AS b, ${COMANDA_SUMS} FROM c GROUP BY 1),
       s AS (SELECT x.b, row_number() OVER (ORDER BY x.b) AS orden FROM (${time.series}) AS x),
       g AS (
         SELECT s.orden, ${time.clave} AS clave, ${time.etiqueta} AS etiqueta,
@@ -165,14 +150,14 @@ function grouping(
                coalesce(agg.de, 0) AS de, coalesce(agg.vn, 0) AS vn, coalesce(agg.co, 0) AS co,
                NULL::numeric AS pr
           FROM s LEFT JOIN agg ON agg.b = s.b)`,
-      unidades: 'NULL::numeric',
-      propinas: 'NULL::numeric',
+      totals: TOTALS_OF_AGG,
     };
   }
   switch (agrupar) {
     case 'mozo':
       return {
-        ctes: `agg AS (SELECT c.id_usuario AS k, ${COMANDA_SUMS} FROM c GROUP BY 1),
+        ctes: `${COVERED},
+        agg AS (SELECT c.id_usuario AS k, ${COMANDA_SUMS} FROM c GROUP BY 1),
         g0 AS (
           SELECT coalesce(agg.k::text, 'sin_mozo') AS clave,
                  CASE WHEN agg.k IS NULL THEN 'Sin mozo'
@@ -180,12 +165,12 @@ function grouping(
                  agg.n, NULL::numeric AS unidades, agg.vb, agg.de, agg.vn, agg.co, NULL::numeric AS pr
             FROM agg LEFT JOIN usuarios u ON u.id_usuario = agg.k),
         g AS (SELECT ${BY_SALES} AS orden, g.* FROM g0 AS g)`,
-        unidades: 'NULL::numeric',
-        propinas: 'NULL::numeric',
+        totals: TOTALS_OF_AGG,
       };
     case 'mesa':
       return {
-        ctes: `agg AS (SELECT c.id_mesa AS k, ${COMANDA_SUMS} FROM c GROUP BY 1),
+        ctes: `${COVERED},
+        agg AS (SELECT c.id_mesa AS k, ${COMANDA_SUMS} FROM c GROUP BY 1),
         g0 AS (
           SELECT coalesce(agg.k::text, 'para_llevar') AS clave,
                  CASE WHEN agg.k IS NULL THEN 'Para llevar'
@@ -193,35 +178,24 @@ function grouping(
                  agg.n, NULL::numeric AS unidades, agg.vb, agg.de, agg.vn, agg.co, NULL::numeric AS pr
             FROM agg LEFT JOIN mesas m ON m.id_mesa = agg.k),
         g AS (SELECT ${BY_SALES} AS orden, g.* FROM g0 AS g)`,
-        unidades: 'NULL::numeric',
-        propinas: 'NULL::numeric',
+        totals: TOTALS_OF_AGG,
       };
     case 'producto':
     case 'categoria': {
-      // each line's share of its comanda's discount, net sale and (per line) theoretical cost
-      const costo = conCosto
-        ? `LEFT JOIN consumos_venta cv ON cv.id_item = d.id_deta_comanda AND NOT cv.revertido`
-        : '';
-      const lines = `l AS (
-        SELECT d.id_producto, d.id_comanda, d.cantidad, d.subtotal,
-               CASE WHEN c.descuento > 0 THEN c.descuento * d.subtotal / c.total ELSE 0 END AS de,
-               CASE WHEN c.total > 0 THEN c.neta * d.subtotal / c.total ELSE 0 END AS vn,
-               ${conCosto ? 'coalesce(cv.costo_teorico, 0)' : '0::numeric'} AS co
-          FROM c JOIN deta_comandas d ON d.id_comanda = c.id_comanda
-          ${costo})`;
-      const sums = `count(DISTINCT l.id_comanda) AS n, sum(l.cantidad) AS unidades,
-        sum(l.subtotal) AS vb, sum(l.de) AS de, sum(l.vn) AS vn, sum(l.co) AS co`;
+      // a (comanda, product) row counts its comanda once for the product; for a category, the
+      // row flagged primero_categoria does
+      const sums = (n: string) => `${n} AS n, sum(l.unidades) AS unidades, sum(l.venta_bruta) AS vb,
+        sum(l.descuento) AS de, sum(l.neta) AS vn, sum(l.costo) AS co`;
       const g0 =
         agrupar === 'producto'
-          ? `agg AS (SELECT l.id_producto AS k, ${sums} FROM l GROUP BY 1),
+          ? `agg AS (SELECT l.id_producto AS k, ${sums('count(*)')} FROM l GROUP BY 1),
         g0 AS (
           SELECT agg.k::text AS clave, coalesce(p.nombre, agg.k::text) AS etiqueta,
                  agg.n, agg.unidades, agg.vb, agg.de, agg.vn, agg.co, NULL::numeric AS pr
             FROM agg LEFT JOIN productos p ON p.id_producto = agg.k)`
           : `agg AS (
-          SELECT p.id_categoria AS k, ${sums}
-            FROM l LEFT JOIN productos p ON p.id_producto = l.id_producto
-           GROUP BY 1),
+          SELECT l.id_categoria AS k, ${sums('count(*) FILTER (WHERE l.primero_categoria)')}
+            FROM l GROUP BY 1),
         g0 AS (
           SELECT coalesce(agg.k::text, 'sin_categoria') AS clave,
                  CASE WHEN agg.k IS NULL THEN 'Sin categoría'
@@ -229,38 +203,37 @@ function grouping(
                  agg.n, agg.unidades, agg.vb, agg.de, agg.vn, agg.co, NULL::numeric AS pr
             FROM agg LEFT JOIN categorias k ON k.id_categoria = agg.k)`;
       return {
-        ctes: `${lines},
+        ctes: `${COVERED},
+        l AS (${inRange('reporte_ventas_productos')}),
         ${g0},
         g AS (SELECT ${BY_SALES} AS orden, g.* FROM g0 AS g)`,
-        unidades: '(SELECT coalesce(sum(l.cantidad), 0) FROM l)',
-        propinas: 'NULL::numeric',
-        costo: '(SELECT coalesce(sum(l.co), 0) FROM l)',
+        totals: totalsOfComandas(
+          '(SELECT coalesce(sum(agg.unidades), 0) FROM agg)',
+          '(SELECT coalesce(sum(agg.co), 0) FROM agg)',
+          'NULL::numeric',
+        ),
       };
     }
     case 'metodo':
       // each applied payment's share of its comanda: monto / Σ monto of the comanda's applied
       // payments; the comanda's discount, net sale and cost are split by those shares
       return {
-        ctes: `p AS (
-          SELECT pg.id_comanda, pg.id_metodo_pago, pg.monto, pg.propina,
-                 sum(pg.monto) OVER (PARTITION BY pg.id_comanda) AS pagado
-            FROM pagos pg
-           WHERE pg.estado = 'aplicado' AND pg.id_comanda IN (SELECT id_comanda FROM c)),
+        ctes: `${COVERED},
+        p AS (${inRange('reporte_ventas_metodos')}),
         agg AS (
-          SELECT p.id_metodo_pago AS k, count(DISTINCT p.id_comanda) AS n,
-                 sum(p.monto) AS vb, sum(p.propina) AS pr,
-                 sum(c.descuento * p.monto / p.pagado) AS de,
-                 sum(c.neta * p.monto / p.pagado) AS vn,
-                 sum(c.costo * p.monto / p.pagado) AS co
-            FROM p JOIN c ON c.id_comanda = p.id_comanda
-           GROUP BY 1),
+          SELECT p.id_metodo_pago AS k, count(*) AS n, sum(p.monto) AS vb, sum(p.propina) AS pr,
+                 sum(p.descuento) AS de, sum(p.neta) AS vn, sum(p.costo) AS co
+            FROM p GROUP BY 1),
         g0 AS (
           SELECT agg.k::text AS clave, coalesce(m.nombre, agg.k::text) AS etiqueta,
                  agg.n, NULL::numeric AS unidades, agg.vb, agg.de, agg.vn, agg.co, agg.pr
             FROM agg LEFT JOIN metodos_pago m ON m.id_metodo_pago = agg.k),
         g AS (SELECT ${BY_SALES} AS orden, g.* FROM g0 AS g)`,
-        unidades: 'NULL::numeric',
-        propinas: '(SELECT coalesce(sum(p.propina), 0) FROM p)',
+        totals: totalsOfComandas(
+          'NULL::numeric',
+          'coalesce(sum(c.costo), 0)',
+          '(SELECT coalesce(sum(agg.pr), 0) FROM agg)',
+        ),
       };
     default:
       throw new Error(`unknown grouping ${agrupar}`);
@@ -268,25 +241,38 @@ function grouping(
 }
 
 /**
- * The reports' reads (docs/reportes.md): every figure is computed here, in numeric, in one
- * statement per report that reads the covered comandas once.
+ * The reports' reads (docs/reportes.md): every figure is computed in numeric, the sales report
+ * from its read model (`reporte_ventas` and its per-product and per-method rows), in one
+ * statement per report that reads the covered comandas or one child table once.
  */
 @Injectable()
 export class ReportesRepository extends TenantRepository {
   /** The sales report's rows in order, then its totals row (`es_total`). */
-  ventas(
+  async ventas(
     desde: string,
     hasta: string,
     timeZone: string,
     agrupar: Agrupacion,
     conCosto: boolean,
   ): Promise<VentasRow[]> {
+    await this.refrescar(timeZone);
     return this.transaction(async (tx) => {
       // one statement over a year of comandas: compiling it (PostgreSQL's JIT, where the
-      // server has it) costs more than it saves, several hundred milliseconds per request
+      // server has it) costs more than it saves
       await tx.query(`SELECT set_config('jit', 'off', true)`);
       return tx.query<VentasRow[]>(ventasSql(agrupar, conCosto), [desde, hasta, timeZone]);
     });
+  }
+
+  /**
+   * Brings the read model up to the changes committed so far (docs/reportes.md): its own short
+   * transaction, before the report's, so the report never holds the refresh's lock.
+   */
+  async refrescar(timeZone: string): Promise<number> {
+    const [row] = await this.db.query<{ n: number }[]>('SELECT reportes_refrescar($1) AS n', [
+      timeZone,
+    ]);
+    return row.n;
   }
 
   /** Per local month of the range: closed comandas and their sales, and purchases; then totals. */
@@ -344,9 +330,7 @@ export class ReportesRepository extends TenantRepository {
 
 /** The sales statement of a grouping (exported for the benchmark's EXPLAIN). */
 export function ventasSql(agrupar: Agrupacion, conCosto: boolean): string {
-  const { ctes, unidades, propinas, costo: linesCosto } = grouping(agrupar, conCosto);
-  // producto/categoria read each line's own cost: the comandas' sums of it are not needed
-  const comandaCosto = conCosto && linesCosto === undefined;
+  const { ctes, totals } = grouping(agrupar);
   // a row of payments sums what was paid, the discount already off: its average ticket is that
   const rowTicket =
     agrupar === 'producto' || agrupar === 'categoria'
@@ -360,21 +344,16 @@ export function ventasSql(agrupar: Agrupacion, conCosto: boolean): string {
          CASE WHEN round(${vn}, 2) <> 0 AND ${co} <> 0
               THEN round(${co} * 100 / round(${vn}, 2), 2) END AS food_cost`
       : 'NULL::numeric AS costo_teorico, NULL::numeric AS food_cost';
-  return `WITH ${covered(comandaCosto)},
-    ${ctes},
-    t AS (
-      SELECT count(*) AS n, coalesce(sum(c.total), 0) AS vb, coalesce(sum(c.descuento), 0) AS de,
-             coalesce(sum(c.neta), 0) AS vn,
-             ${linesCosto ?? 'coalesce(sum(c.costo), 0)'} AS co
-        FROM c)
+  return `WITH ${ctes},
+    t AS (${totals})
     SELECT false AS es_total, g.orden, g.clave, g.etiqueta, g.n::text AS comandas, g.unidades,
            round(g.vb, 2) AS venta_bruta, round(g.de, 2) AS descuentos,
            round(g.vn, 2) AS venta_neta, ${rowTicket} AS ticket_promedio,
            round(g.pr, 2) AS propinas, ${costo('g.co', 'g.vn')}
       FROM g
     UNION ALL
-    SELECT true, NULL, NULL, NULL, t.n::text, ${unidades}, t.vb, t.de, t.vn,
-           CASE WHEN t.n > 0 THEN round((t.vb - t.de) / t.n, 2) END, ${propinas},
+    SELECT true, NULL, NULL, NULL, t.n::text, t.unidades, t.vb, t.de, t.vn,
+           CASE WHEN t.n > 0 THEN round((t.vb - t.de) / t.n, 2) END, t.pr,
            ${costo('t.co', 't.vn')}
       FROM t
     ORDER BY 1, 2`;

@@ -532,6 +532,71 @@ describe('reportes: sales, expenses against sales, hours worked', () => {
     expect(defaults.body.hasta).toBe(today);
   });
 
+  it('follows every later change of a comanda it has already counted', async () => {
+    const { api, slug, url } = await fresh();
+    const ids = await march(api, url);
+    /** Every grouping of March equals the recomputation from the comandas as they are now. */
+    const matches = async (step: string) => {
+      const data = await load(t.dbs, slug, ZONE);
+      for (const agrupar of AGRUPAR) {
+        const body = await ventas(api, `${MARZO}&agrupar=${agrupar}`);
+        expect({ step, agrupar, body }).toEqual({
+          step,
+          agrupar,
+          body: expected(data, '2026-03-01', '2026-03-31', agrupar, true),
+        });
+      }
+    };
+    await matches('first read');
+    const before = (await ventas(api, `${MARZO}&agrupar=mesa`)).totales.comandas;
+
+    await api.put(`/comandas/${ids.reabierta}`, { action: 'abrir' }).expect(200);
+    await matches('a comanda reopened');
+    expect((await ventas(api, `${MARZO}&agrupar=mesa`)).totales.comandas).toBe(before - 1);
+
+    await api
+      .post(`/comandas/${ids.reabierta}/items`, { id_producto: PISCO.id, cantidad: 2 })
+      .expect(201);
+    await close(api, ids.reabierta, [{ id_metodo_pago: YAPE, monto: 51 }]);
+    await closedAt(url, ids.reabierta, '2026-03-15T21:00:00-05:00');
+    await matches('closed again with another line, on another day');
+
+    await api
+      .post(`/comandas/${ids.b}/descuento`, { tipo: 'monto', valor: 0, motivo: 'sin descuento' })
+      .then((res) => expect([201, 409]).toContain(res.status));
+    await t.dbs.query(url, `UPDATE cuentas_comanda SET descuento_valor = 4 WHERE id_comanda = $1`, [
+      ids.b,
+    ]);
+    await matches('a discount changed');
+
+    await t.dbs.query(
+      url,
+      `UPDATE pagos SET estado = 'anulado', motivo_anulacion = 'prueba', fec_anulacion = now()
+        WHERE id_comanda = $1 AND id_metodo_pago = $2`,
+      [ids.a, TARJETA],
+    );
+    await matches('a payment voided');
+
+    await t.dbs.query(url, `UPDATE productos SET id_categoria = 2 WHERE id_producto = $1`, [
+      MENU.ceviche.id,
+    ]);
+    await matches('a product moved to another category');
+
+    await t.dbs.query(
+      url,
+      `INSERT INTO tasas_igv (vigente_desde, tasa) VALUES ('2026-03-15', 0.12)`,
+    );
+    await matches('a new IGV rate for the comanda without a frozen one');
+
+    await t.dbs.query(
+      url,
+      `UPDATE comandas SET eliminada = true, fec_eliminacion = now() WHERE id_comanda = $1`,
+      [ids.f],
+    );
+    await matches('a closed comanda voided');
+    expect((await ventas(api, `${MARZO}&agrupar=mesa`)).totales.comandas).toBe(before - 1);
+  });
+
   it('keeps each tenant’s figures to itself', async () => {
     const a = await fresh();
     const b = await fresh();

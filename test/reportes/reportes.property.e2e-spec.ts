@@ -11,6 +11,8 @@ import { AGRUPAR, expected, load, TIME, type Agrupar, type Cifras, type Ventas }
  * the bill), closed with a card payment of the balance; some reopened and closed again, some left
  * open, some voided (and some of those marked closed, as the table routes could leave them).
  * Their closes are then moved to random local instants of a few days, many near midnight in Lima.
+ * A report is read after each comanda (and between the close and the reopen of a reopened one),
+ * so the read model (docs/reportes.md) is brought up to date again and again as they change.
  * For random ranges (desde/hasta around those days) and every grouping:
  *
  * a. no 5xx: every answer is 200;
@@ -94,6 +96,9 @@ describe('reportes: the sales report’s invariants under random comandas (prope
   });
   afterAll(() => t.close());
 
+  /** A report read between changes: the read model takes what changed so far. */
+  const refresh = (api: TenantApi) => api.get('/reportes/ventas?agrupar=mes').expect(200);
+
   async function make(api: TenantApi, url: string, spec: Spec): Promise<void> {
     const created = await api
       .post('/comandas', {
@@ -119,6 +124,7 @@ describe('reportes: the sales report’s invariants under random comandas (prope
       const pagos = saldo > 0 ? [{ id_metodo_pago: TARJETA, monto: saldo }] : [];
       await api.put(`/comandas/${id}`, { action: 'cerrar', pagos }).expect(200);
       if (spec.fate === 'reabierta') {
+        await refresh(api);
         await api.put(`/comandas/${id}`, { action: 'abrir' }).expect(200);
         await api.put(`/comandas/${id}`, { action: 'cerrar' }).expect(200);
       }
@@ -153,7 +159,10 @@ describe('reportes: the sales report’s invariants under random comandas (prope
           );
           const api = tenantApi(t.http, slug);
           await api.post('/cajas/1/sesiones', { monto_apertura: 0 }).expect(201);
-          for (const spec of specs) await make(api, url, spec);
+          for (const spec of specs) {
+            await make(api, url, spec);
+            await refresh(api);
+          }
           const data = await load(t.dbs, slug, ZONE);
           for (const range of ranges) {
             const desde = addDays(BASE, range.from);

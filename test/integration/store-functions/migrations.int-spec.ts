@@ -8,6 +8,7 @@ import { ComandaEventsNotify1764600000000 } from '../../../src/database/migratio
 import { Cobros1764900000000 } from '../../../src/database/migrations/tenant/1764900000000-cobros';
 import { Inventario1765000000000 } from '../../../src/database/migrations/tenant/1765000000000-inventario';
 import { Cocina1765100000000 } from '../../../src/database/migrations/tenant/1765100000000-cocina';
+import { ReportesVentas1765300000000 } from '../../../src/database/migrations/tenant/1765300000000-reportes-ventas';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -69,6 +70,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new Inventario1765000000000(),
           // the kitchen's store functions (cocina_emitir, cocina_dividir_linea), with its tables
           new Cocina1765100000000(),
+          // the sales report's read model (reportes_refrescar and its triggers), with its tables
+          new ReportesVentas1765300000000(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

@@ -13,6 +13,7 @@ import { Cobros1764900000000 } from './1764900000000-cobros';
 import { Inventario1765000000000 } from './1765000000000-inventario';
 import { Cocina1765100000000 } from './1765100000000-cocina';
 import { Reportes1765200000000 } from './1765200000000-reportes';
+import { ReportesVentas1765300000000 } from './1765300000000-reportes-ventas';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -30,4 +31,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   Inventario1765000000000,
   Cocina1765100000000,
   Reportes1765200000000,
+  ReportesVentas1765300000000,
 ];
