@@ -125,11 +125,18 @@ async function main(): Promise<void> {
     const { target } = database;
     // The tenants' databases (the demo's first provisioning is PostgreSQL's work for seconds)
     // and the application's initialisation (this process's) at once; nothing is served before
-    // both are done.
+    // both are done. A first start initialises the application once PostgreSQL writes the
+    // demo's year, not before: the provisioning's many short steps until then (the tenant's
+    // database, its migrations) would each wait on this thread, which the initialisation holds
+    // for a few hundred milliseconds.
+    let finishDemo: (() => Promise<void>) | undefined;
+    let seeding!: () => void;
+    const demoSeeding = new Promise<void>((resolve) => (seeding = resolve));
     const preparing = (async () => {
       if (target.embedded && config.DEMO_TENANT) {
-        await ensureDemoTenant(config, target, (m) => log.info(m));
+        finishDemo = await ensureDemoTenant(config, target, (m) => log.info(m), seeding);
       }
+      seeding();
       if (migratesTenantsAtStart(config, target)) {
         await migrateTenantsAtStart(config, target, {
           info: (m) => log.info(m),
@@ -137,11 +144,21 @@ async function main(): Promise<void> {
         });
       }
     })();
-    const creating = createApp(config, target).then((created) => (app = created));
+    const creating = Promise.race([demoSeeding, preparing.then(noop, noop)])
+      .then(() => createApp(config, target))
+      .then((created) => (app = created));
     await Promise.all([preparing, creating]);
     await listen(app!, config);
     if (stopping) return;
     process.stdout.write(`${banner(config)}\n`);
+    // a first start's demo: its statistics and report model while it already serves (a second
+    // or so of PostgreSQL; requests meanwhile are answered, the first report may wait for it)
+    finishDemo?.().then(
+      () => log.info('Demo tenant: statistics gathered and the sales report model computed'),
+      (error: unknown) => {
+        if (!stopping) log.warn({ err: error }, 'Demo tenant: finishing its data failed');
+      },
+    );
   } catch (error) {
     if (error instanceof EmbeddedPostgresError) log.fatal(error.message);
     else log.fatal({ err: error }, error instanceof Error ? error.message : 'start-up failed');

@@ -29,8 +29,10 @@ export interface EmbeddedPostgresOptions {
   allowShared?: boolean;
   log?: (message: string) => void;
   /**
-   * Called as soon as the server process is launched, before it is ready: a caller may do
-   * other work (npm start loads the application) while PostgreSQL starts.
+   * Called as soon as PostgreSQL's own work starts (initdb on an empty directory, else the
+   * server's launch), before the server is ready: a caller may do other work (npm start loads
+   * the application) on this thread while PostgreSQL works in its processes. May be called
+   * more than once.
    */
   onLaunching?: () => void;
 }
@@ -304,7 +306,7 @@ export class EmbeddedPostgres {
         await chown(this.dataDir, this.ids.uid, this.ids.gid ?? this.ids.uid);
         await chown(pwFile, this.ids.uid, this.ids.gid ?? this.ids.uid);
       }
-      const result = await run(
+      const initdb = run(
         this.binaries!.initdb,
         [
           '-D',
@@ -320,6 +322,9 @@ export class EmbeddedPostgres {
         ],
         this.ids,
       );
+      // initdb runs in its own processes for most of a second: the caller may work meanwhile
+      this.options.onLaunching?.();
+      const result = await initdb;
       if (result.code !== 0) {
         await rm(this.dataDir, { recursive: true, force: true });
         throw new EmbeddedPostgresError(

@@ -9,14 +9,20 @@ import type { DatabaseTarget } from '../database/database-target';
 export const DEMO_TENANT_SLUG = 'demo';
 export const DEMO_TIME_ZONE = 'America/Lima';
 
-/** Provisions the `demo` tenant with demo data unless the catalog has it already. */
+/**
+ * Provisions the `demo` tenant with demo data unless the catalog has it already. Answers what
+ * is left to do after the demo's commit (its statistics and the sales report's model:
+ * TenantAdmin.finishDemo), for the caller to run once it serves; nothing when the demo was
+ * there.
+ */
 export async function ensureDemoTenant(
   config: AppConfig,
   target: DatabaseTarget,
   log: (message: string) => void,
-): Promise<void> {
+  onSeeding?: () => void,
+): Promise<(() => Promise<void>) | undefined> {
   // every start but the first: one query says the demo is there
-  if (await demoIsProvisioned(target.controlUrl, config.DB_CONNECT_TIMEOUT_MS)) return;
+  if (await demoIsProvisioned(target.controlUrl, config.DB_CONNECT_TIMEOUT_MS)) return undefined;
   const control = new DataSource({
     type: 'postgres',
     url: target.controlUrl,
@@ -34,8 +40,12 @@ export async function ensureDemoTenant(
       // The demo restaurant is in Lima: its dates and times are Lima's.
       timeZone: DEMO_TIME_ZONE,
       demo: true,
+      deferDemoFinish: true,
+      onDemoSeeding: onSeeding,
     });
     log(`Demo tenant ready: ${JSON.stringify(result.demo ?? {})}`);
+    if (!result.demo) return undefined;
+    return () => admin.finishDemo(result.tenant);
   } finally {
     await control.destroy();
   }

@@ -1,11 +1,16 @@
+import { Client } from 'pg';
 import { DataSource, Repository } from 'typeorm';
 import { isTimeZone, type AppConfig } from '../common/config/app-config';
 import { AdminRequestError } from '../common/errors/admin-request-error';
 import { isServerUnreachable, pgErrorInfo } from '../common/errors/pg-error.translator';
 import { todayIn } from '../common/time';
 import { dropDatabase, ensureDatabase, runMigrations } from '../database/database-target';
-import { seedDemoData, type DemoDataSummary } from '../database/demo/demo-data';
-import { seedDemoCredentials } from '../database/demo/sections/credentials';
+import { finishDemoData, seedDemoData, type DemoDataSummary } from '../database/demo/demo-data';
+import {
+  demoPinSalt,
+  hashDemoCredentials,
+  seedDemoCredentials,
+} from '../database/demo/sections/credentials';
 import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
 import { demoFeatureOverrides, isTenantFeature, TENANT_FEATURES } from '../common/config/features';
 import { databaseOf, redactUrl } from '../database/pg-url';
@@ -53,6 +58,13 @@ export interface CreateTenantInput {
   demoToday?: string;
   /** The demo's share of the restaurant's tickets per day, (0, 1] (default 1: 60–150 a day). */
   demoScale?: number;
+  /**
+   * Leave the demo's statistics and report model (finishDemo) to the caller, who runs them
+   * when it likes: `npm start` serves while they run. Default: create() waits for them.
+   */
+  deferDemoFinish?: boolean;
+  /** Called when the demo's data starts being written (PostgreSQL's work for seconds). */
+  onDemoSeeding?: () => void;
 }
 
 export interface CreateTenantResult {
@@ -208,12 +220,14 @@ export class TenantAdmin {
     let demo: DemoDataSummary | undefined;
     if (input.demo) {
       const { timeZone } = tenant;
+      input.onDemoSeeding?.();
       demo = await this.onServer(
         tenant,
         url,
         () => this.seedDemo(timeZone, url, input.demoToday, input.demoScale),
         advice,
       );
+      if (demo && !input.deferDemoFinish) await this.finishDemo(tenant);
     }
     if (tenant.status === 'provisioning') {
       tenant.status = 'active';
@@ -330,6 +344,12 @@ export class TenantAdmin {
     });
     await dataSource.initialize();
     try {
+      // the credentials' scrypt hashes are this process's work: they run on the thread pool
+      // while PostgreSQL writes the year (the salt is the migration's, committed already)
+      const hashing = this.settings.demoCredentials
+        ? hashDemoCredentials(await demoPinSalt((sql) => dataSource.query(sql)))
+        : undefined;
+      hashing?.catch(() => undefined); // awaited below; a failure of the SQL must not leave it unhandled
       return await dataSource.transaction(async (manager) => {
         // Demo data goes into an empty tenant only: a re-run never duplicates it.
         const [{ count }] = await manager.query<{ count: number }[]>(
@@ -342,12 +362,32 @@ export class TenantAdmin {
           timeZone,
           scale,
         });
-        if (this.settings.demoCredentials) await seedDemoCredentials(query);
+        if (hashing) await seedDemoCredentials(query, await hashing);
         return summary;
       });
     } finally {
       await dataSource.destroy();
     }
+  }
+
+  /**
+   * What follows a demo's commit (finishDemoData): its statistics and the sales report's read
+   * model. create() runs it unless told to defer it; `npm start` runs it after its banner.
+   */
+  async finishDemo(tenant: Tenant): Promise<void> {
+    const url = tenantDatabaseUrl(tenant, this.settings.controlUrl);
+    const client = new Client({
+      connectionString: url,
+      connectionTimeoutMillis: this.settings.connectTimeoutMs,
+    });
+    await this.onServer(tenant, url, async () => {
+      await client.connect();
+      try {
+        await finishDemoData((sql, params) => client.query(sql, params), tenant.timeZone);
+      } finally {
+        await client.end();
+      }
+    });
   }
 
   private checkSlug(slug: string): void {
