@@ -178,8 +178,6 @@ const REPORT_TRIGGERS = [
   ['comandas', 'tg_reportes_comandas_delete'],
   ['cuentas_comanda', 'tg_reportes_cuentas'],
   ['pagos', 'tg_reportes_pagos'],
-  ['consumos_venta', 'tg_reportes_consumos_insert'],
-  ['consumos_venta', 'tg_reportes_consumos_update'],
 ] as const;
 
 /** The tables with a year of rows. */

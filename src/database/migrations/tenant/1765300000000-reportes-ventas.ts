@@ -14,8 +14,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   payments paid and their tips, and their shares of the discount, net sale and cost.
  *
  * Every change that moves those figures appends the comanda's id to `reportes_cambios`, in the
- * change's own transaction (triggers on comandas, accounts, payments, consumptions, a product's
- * category and the IGV rates). A report first runs `reportes_refrescar`, which takes the ids
+ * change's own transaction (triggers on comandas, accounts, payments, a product's category and
+ * the IGV rates). The consumptions (the cost) need none of their own: inventario writes and
+ * reverts them only inside a change of their comanda (a close, a reopen, a restore, a void, a
+ * line added to a closed comanda), which its comandas trigger logs. A report first runs `reportes_refrescar`, which takes the ids
  * committed so far and computes their rows again from the comandas as they are. The log is
  * append-only for the writers: they never wait for a report, nor a report for them.
  */
@@ -39,13 +41,10 @@ export class ReportesVentas1765300000000 implements MigrationInterface {
       DROP TRIGGER tg_reportes_comandas_delete ON comandas;
       DROP TRIGGER tg_reportes_cuentas ON cuentas_comanda;
       DROP TRIGGER tg_reportes_pagos ON pagos;
-      DROP TRIGGER tg_reportes_consumos_insert ON consumos_venta;
-      DROP TRIGGER tg_reportes_consumos_update ON consumos_venta;
       DROP TRIGGER tg_reportes_productos ON productos;
       DROP TRIGGER tg_reportes_tasas ON tasas_igv;
       DROP FUNCTION reportes_refrescar(text);
       DROP FUNCTION reportes_marcar();
-      DROP FUNCTION reportes_marcar_nuevas();
       DROP FUNCTION reportes_marcar_categoria();
       DROP FUNCTION reportes_marcar_tasas();
       DROP TABLE reporte_ventas_metodos, reporte_ventas_productos, reporte_ventas,
@@ -140,15 +139,6 @@ const TRIGGERS = `
     END;
   $fn$;
 
-  CREATE FUNCTION reportes_marcar_nuevas() RETURNS trigger
-  LANGUAGE plpgsql AS $fn$
-    -- a statement wrote rows of comandas (a close's consumptions): once per statement
-    BEGIN
-      INSERT INTO reportes_cambios (id_comanda) SELECT DISTINCT id_comanda FROM nuevas;
-      RETURN NULL;
-    END;
-  $fn$;
-
   CREATE FUNCTION reportes_marcar_categoria() RETURNS trigger
   LANGUAGE plpgsql AS $fn$
     -- a product changed category: the comandas that sold it count in another one now
@@ -181,12 +171,6 @@ const TRIGGERS = `
     FOR EACH ROW EXECUTE FUNCTION reportes_marcar();
   CREATE TRIGGER tg_reportes_pagos AFTER INSERT OR UPDATE OR DELETE ON pagos
     FOR EACH ROW EXECUTE FUNCTION reportes_marcar();
-  CREATE TRIGGER tg_reportes_consumos_insert AFTER INSERT ON consumos_venta
-    REFERENCING NEW TABLE AS nuevas
-    FOR EACH STATEMENT EXECUTE FUNCTION reportes_marcar_nuevas();
-  CREATE TRIGGER tg_reportes_consumos_update AFTER UPDATE ON consumos_venta
-    REFERENCING NEW TABLE AS nuevas
-    FOR EACH STATEMENT EXECUTE FUNCTION reportes_marcar_nuevas();
   CREATE TRIGGER tg_reportes_productos AFTER UPDATE OF id_categoria ON productos
     FOR EACH ROW WHEN (OLD.id_categoria IS DISTINCT FROM NEW.id_categoria)
     EXECUTE FUNCTION reportes_marcar_categoria();
