@@ -227,12 +227,13 @@ export class TenantAdmin {
         () => this.seedDemo(timeZone, url, input.demoToday, input.demoScale),
         advice,
       );
-      if (demo && !input.deferDemoFinish) await this.finishDemo(tenant);
     }
     if (tenant.status === 'provisioning') {
       tenant.status = 'active';
       tenant = await this.tenants.save(tenant);
     }
+    // after the tenant is active: its data is all there, this only makes its first reads fast
+    if (demo && !input.deferDemoFinish) await this.finishDemo(tenant);
     return { tenant, created, databaseCreated, migrations, demo };
   }
 
