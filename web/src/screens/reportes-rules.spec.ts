@@ -1,4 +1,6 @@
 import {
+  enCurso,
+  horasVisibles,
   agrupacionTiempo,
   archivoCsv,
   celdaLabel,
@@ -143,5 +145,25 @@ describe('reportes rules', () => {
     expect(archivoCsv('ventas-producto', { desde: '2026-11-01', hasta: '2026-11-30' })).toBe(
       'reporte-ventas-producto_2026-11-01_2026-11-30.csv',
     );
+  });
+
+  it('shows the heat map from the hour before the first sale to the hour after the last', () => {
+    expect(horasVisibles([12, 13, 21, 23])).toEqual([
+      11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    ]);
+    expect(horasVisibles([0, 5])).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(horasVisibles([14])).toEqual([13, 14, 15]);
+    // nothing sold: the whole day
+    expect(horasVisibles([])).toHaveLength(24);
+  });
+
+  it('marks today and this week as still going on, and nothing before them', () => {
+    expect(enCurso('2026-11-28', 'dia', '2026-11-28')).toBe(true);
+    expect(enCurso('2026-11-27', 'dia', '2026-11-28')).toBe(false);
+    // the week of Monday the 23rd runs to Sunday the 29th
+    expect(enCurso('2026-11-23', 'semana', '2026-11-28')).toBe(true);
+    expect(enCurso('2026-11-23', 'semana', '2026-11-29')).toBe(true);
+    expect(enCurso('2026-11-23', 'semana', '2026-11-30')).toBe(false);
+    expect(enCurso('13', 'hora', '2026-11-28')).toBe(false);
   });
 });

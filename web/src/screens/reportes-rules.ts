@@ -112,6 +112,18 @@ export function ejeTiempo(clave: string, agrupar: string): string | string[] {
 }
 
 /**
+ * Whether a bucket of the sales over time is still going on (`hoy`, the tenant's day, falls in
+ * it): today, or this week from its Monday. Its sales so far are real but not a whole day's or
+ * week's, so the line draws its last stretch dashed instead of showing a fall.
+ */
+export function enCurso(clave: string, agrupar: string, hoy: string): boolean {
+  if (!isDate(clave)) return false;
+  if (agrupar === 'dia') return clave === hoy;
+  if (agrupar === 'semana') return clave <= hoy && hoy <= addDays(clave, 6);
+  return false;
+}
+
+/**
  * The `n` rows with the largest `venta_bruta`, largest first; a tie keeps the API's order.
  * Rows without a sale are left out.
  */
@@ -142,6 +154,17 @@ export function celdaSemanal(clave: string): { dia: number; hora: number } | nul
   if (!m) return null;
   const hora = Number(m[2]);
   return hora <= 23 ? { dia: Number(m[1]), hora } : null;
+}
+
+/**
+ * The hours the week's heat map shows: from the hour before the first that sold anything to
+ * the hour after the last (a cevichería's 10:00 – 23:00 rather than 24 columns of which half
+ * are always empty); every hour when nothing was sold.
+ */
+export function horasVisibles(horasConVenta: readonly number[]): number[] {
+  const desde = horasConVenta.length === 0 ? 0 : Math.max(0, Math.min(...horasConVenta) - 1);
+  const hasta = horasConVenta.length === 0 ? 23 : Math.min(23, Math.max(...horasConVenta) + 1);
+  return Array.from({ length: hasta - desde + 1 }, (_, i) => desde + i);
 }
 
 /** `13:00`: an hour of the day (`'13'`, the `clave` of `agrupar=hora`). */

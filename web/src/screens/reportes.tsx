@@ -16,8 +16,10 @@ import {
   DIAS_SEMANA,
   ejeLabel,
   ejeTiempo,
+  enCurso,
   etiquetaCorta,
   hayVentas,
+  horasVisibles,
   intensidad,
   presetDe,
   PRESETS,
@@ -52,6 +54,8 @@ interface Datos {
   etiquetas: string[];
   ejes: (string | string[])[];
   series: Serie[];
+  /** The last point is a day or week still going on: its stretch of the line is dashed. */
+  ultimoEnCurso?: boolean;
 }
 
 /** The state of one report: its answer for the range asked, or why there is none. */
@@ -472,6 +476,12 @@ function configDe(
         cubicInterpolationMode: 'monotone' as const,
         maxBarThickness: 28,
         spanGaps: false,
+        segment: {
+          borderDash: (ctx: { p1DataIndex: number }) =>
+            datos.ultimoEnCurso && ctx.p1DataIndex === datos.etiquetas.length - 1
+              ? [6, 4]
+              : undefined,
+        },
       })),
     },
     options: {
@@ -535,18 +545,25 @@ function TiempoCard({
             color: COLORES.verde,
           },
         ],
+        ultimoEnCurso: enCurso(
+          carga.data.filas.at(-1)?.clave ?? '',
+          agrupar,
+          todayIn(carga.data.zona_horaria),
+        ),
       },
     [carga.data],
   );
+  const base =
+    agrupar === 'semana'
+      ? 'Más de dos meses: una semana por punto, desde su lunes'
+      : 'Venta bruta: con IGV, antes de descuentos';
+  const enCursoNota =
+    agrupar === 'semana' ? 'la semana en curso, punteada' : 'hoy, en curso, punteado';
   return (
     <ChartCard
       id="tiempo"
       titulo={titulo}
-      nota={
-        agrupar === 'semana'
-          ? 'Más de dos meses: una semana por punto, desde su lunes'
-          : 'Venta bruta: con IGV, antes de descuentos'
-      }
+      nota={datos?.ultimoEnCurso ? `${base}; ${enCursoNota}` : base}
       carga={carga}
       vacio={(r) => (hayVentas(r) ? null : SIN_VENTAS)}
       onCsv={onCsv}
@@ -556,8 +573,6 @@ function TiempoCard({
     </ChartCard>
   );
 }
-
-const HORAS = Array.from({ length: 24 }, (_, h) => String(h));
 
 /** The week's heat map: a cell per weekday and hour, darker where more was sold. */
 function SemanaCard({ carga, onCsv }: { carga: Carga<ReporteVentas>; onCsv: () => Promise<void> }) {
@@ -580,12 +595,15 @@ function SemanaCard({ carga, onCsv }: { carga: Carga<ReporteVentas>; onCsv: () =
     };
     const valores = datos.series[0].valores as number[];
     const max = Math.max(0, ...valores);
-    const cells = filas.flatMap((f, i) => {
+    const todas = filas.flatMap((f, i) => {
       const celda = celdaSemanal(f.clave);
-      return celda
-        ? [{ x: String(celda.hora), y: DIAS_SEMANA[celda.dia - 1], v: valores[i], i }]
-        : [];
+      return celda ? [{ hora: celda.hora, y: DIAS_SEMANA[celda.dia - 1], v: valores[i], i }] : [];
     });
+    // only the hours around those that sold: the table below keeps all 24
+    const horas = horasVisibles(todas.filter((c) => c.v > 0).map((c) => c.hora)).map(String);
+    const cells = todas
+      .filter((c) => horas.includes(String(c.hora)))
+      .map(({ hora, y, v, i }) => ({ x: String(hora), y, v, i }));
     const config: ChartConfiguration<'matrix'> = {
       type: 'matrix',
       data: {
@@ -599,7 +617,7 @@ function SemanaCard({ carga, onCsv }: { carga: Carga<ReporteVentas>; onCsv: () =
               return k === 0 ? '#f1efea' : `rgba(11, 110, 79, ${(0.12 + 0.88 * k).toFixed(3)})`;
             },
             borderWidth: 0,
-            width: ({ chart }) => (chart.chartArea?.width ?? 0) / 24 - 2,
+            width: ({ chart }) => (chart.chartArea?.width ?? 0) / horas.length - 2,
             height: ({ chart }) => (chart.chartArea?.height ?? 0) / 7 - 2,
           },
         ],
@@ -608,11 +626,11 @@ function SemanaCard({ carga, onCsv }: { carga: Carga<ReporteVentas>; onCsv: () =
         scales: {
           x: {
             type: 'category',
-            labels: HORAS,
+            labels: horas,
             offset: true,
             grid: { display: false },
             border: { display: false },
-            ticks: { maxRotation: 0, autoSkip: true, callback: (_v, i) => HORAS[i] },
+            ticks: { maxRotation: 0, autoSkip: true, callback: (_v, i) => `${horas[i]}h` },
           },
           y: {
             type: 'category',
