@@ -14,7 +14,7 @@ import { Inventario1765000000000 } from './1765000000000-inventario';
 import { Cocina1765100000000 } from './1765100000000-cocina';
 import { Reportes1765200000000 } from './1765200000000-reportes';
 import { ReportesVentas1765300000000 } from './1765300000000-reportes-ventas';
-import { StockMovimientosCompras1765300000001 } from './1765300000001-stock-movimientos-compras';
+import { InventarioIndices1765300000001 } from './1765300000001-inventario-indices';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -33,5 +33,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   Cocina1765100000000,
   Reportes1765200000000,
   ReportesVentas1765300000000,
-  StockMovimientosCompras1765300000001,
+  InventarioIndices1765300000001,
 ];
