@@ -110,7 +110,7 @@ async function seedReportes(client, { timeZone, comandas }) {
   await q(`SET session_replication_role = DEFAULT`);
   const seededAt = performance.now();
   // the report's read model (its triggers were quiet with the others): every closed comanda
-  // computed once, as the first report after a migration does
+  // computed once, as the migration does for the comandas a tenant already has
   await q(`INSERT INTO reportes_cambios (id_comanda)
              SELECT id_comanda FROM comandas WHERE estado = 'cerrada' AND NOT eliminada`);
   await q(`SELECT set_config('jit', 'off', false)`);
