@@ -113,7 +113,6 @@ async function seedReportes(client, { timeZone, comandas }) {
   // computed once, as the migration does for the comandas a tenant already has
   await q(`INSERT INTO reportes_cambios (id_comanda)
              SELECT id_comanda FROM comandas WHERE estado = 'cerrada' AND NOT eliminada`);
-  await q(`SELECT set_config('jit', 'off', false)`);
   await q('SELECT reportes_refrescar($1)', [timeZone]);
   const modelAt = performance.now();
   await q('VACUUM ANALYZE');

@@ -150,7 +150,6 @@ export async function seedDemoData(
  */
 export async function finishDemoData(query: DemoQuery, timeZone: string): Promise<void> {
   await query(`ANALYZE ${ANALYZED.join(', ')}`);
-  await query(`SELECT set_config('jit', 'off', false)`);
   await query('SELECT reportes_refrescar($1)', [timeZone]);
   await query('ANALYZE reporte_ventas, reporte_ventas_productos, reporte_ventas_metodos');
 }
