@@ -478,6 +478,43 @@ describe('inventario: stock from recipes', () => {
     expect((await movimientos(api)).length).toBe(1);
   });
 
+  it('the database keeps a material or a user a movement names, and deletes a material without any', async () => {
+    const { api, url } = await fresh();
+    await t.dbs.query(
+      url,
+      `INSERT INTO mate_primas (nombre, unidad) VALUES ('Sal', 'kg'), ('Ají', 'kg')`,
+    );
+    const [sal, aji] = [4, 5];
+    await buy(api, [{ id_mat_prima: sal, cantidad: 2, costo_unitario: 1.5 }]);
+    // the purchase's line goes first, so that only the ledger names the material
+    await t.dbs.query(url, 'DELETE FROM deta_comp_materias WHERE id_mat_prima = $1', [sal]);
+    await expect(
+      t.dbs.query(url, 'DELETE FROM mate_primas WHERE id_mat_prima = $1', [sal]),
+    ).rejects.toMatchObject({ code: '23503', constraint: 'fk_stock_movimientos_id_mat_prima' });
+    await t.dbs.query(url, 'DELETE FROM mate_primas WHERE id_mat_prima = $1', [aji]);
+    // a user who recorded a waste: refused as a foreign key (deactivate instead), no longer by
+    // the ledger's refusal to be updated (ON DELETE SET NULL before migration 1765300000002)
+    await t.dbs.query(
+      url,
+      `INSERT INTO usuarios (id_usuario, documento, nombre) VALUES (900, 'D-900', 'Eventual');
+       SELECT stock_asentar(${sal}, 'merma', -0.25, NULL, 'merma', 900001, NULL, now(), 900, 'húmeda')`,
+    );
+    await expect(
+      t.dbs.query(url, 'DELETE FROM usuarios WHERE id_usuario = 900'),
+    ).rejects.toMatchObject({ code: '23503', constraint: 'fk_stock_movimientos_id_usuario' });
+    const left = await t.dbs.query<{ tabla: string; id: number }>(
+      url,
+      `SELECT 'mate_primas' AS tabla, id_mat_prima AS id FROM mate_primas WHERE id_mat_prima IN ($1, $2)
+       UNION ALL SELECT 'usuarios', id_usuario FROM usuarios WHERE id_usuario = 900`,
+      [sal, aji],
+    );
+    expect(left).toEqual([
+      { tabla: 'mate_primas', id: sal },
+      { tabla: 'usuarios', id: 900 },
+    ]);
+    expect((await saldos(api))[sal]).toMatchObject({ cantidad: 1.75 });
+  });
+
   it('reports theoretical against actual usage, waste, variance and food cost', async () => {
     const { api } = await fresh();
     await buy(api, [

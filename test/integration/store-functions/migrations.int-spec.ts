@@ -9,6 +9,7 @@ import { Cobros1764900000000 } from '../../../src/database/migrations/tenant/176
 import { Inventario1765000000000 } from '../../../src/database/migrations/tenant/1765000000000-inventario';
 import { Cocina1765100000000 } from '../../../src/database/migrations/tenant/1765100000000-cocina';
 import { ReportesVentas1765300000000 } from '../../../src/database/migrations/tenant/1765300000000-reportes-ventas';
+import { InventarioCierre1765300000002 } from '../../../src/database/migrations/tenant/1765300000002-inventario-cierre';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -72,6 +73,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new Cocina1765100000000(),
           // the sales report's read model (reportes_refrescar and its triggers), with its tables
           new ReportesVentas1765300000000(),
+          // the close's consumption written once (inventario_consumir_comanda, replaced)
+          new InventarioCierre1765300000002(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

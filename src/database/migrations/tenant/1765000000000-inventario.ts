@@ -314,7 +314,7 @@ const SINCRONIZAR_COMPRA = `
   $fn$;
 `;
 
-const CONSUMIR_COMANDA = `
+export const CONSUMIR_COMANDA = `
   CREATE FUNCTION inventario_consumir_comanda(p_id_comanda bigint, p_id_usuario integer,
                                               p_fec timestamptz DEFAULT now())
   RETURNS integer

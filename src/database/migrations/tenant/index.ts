@@ -15,6 +15,7 @@ import { Cocina1765100000000 } from './1765100000000-cocina';
 import { Reportes1765200000000 } from './1765200000000-reportes';
 import { ReportesVentas1765300000000 } from './1765300000000-reportes-ventas';
 import { InventarioIndices1765300000001 } from './1765300000001-inventario-indices';
+import { InventarioCierre1765300000002 } from './1765300000002-inventario-cierre';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -34,4 +35,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   Reportes1765200000000,
   ReportesVentas1765300000000,
   InventarioIndices1765300000001,
+  InventarioCierre1765300000002,
 ];
