@@ -520,30 +520,36 @@ export class InventarioRepository extends TenantRepository {
   // ---- reports ----
 
   /**
-   * The consumption report of a period, in one statement that reads the period's movements once
-   * (per material and type; the materials' figures and the period's costs are both sums of
-   * those). The period's bounds are worked out once (a materialized CTE, read by the scan as
-   * parameters): `hasta` defaults to now, `desde` to the last applied cut-off before `hasta`,
-   * else 30 days before it. Its rows: the period's totals, each with one material that moved
-   * in it (ordered by name), or alone (the material's columns null) when none did.
+   * The consumption report of a period. The period's bounds are worked out first, on their own
+   * (`hasta` defaults to now, `desde` to the last applied cut-off before `hasta`, else 30 days
+   * before it), and the report's statement gets them as parameters: PostgreSQL plans it with the
+   * period's real length, so a year is read by a parallel scan and a month through the `fec`
+   * index. That statement reads the period's movements once (per material and type; the
+   * materials' figures and the period's costs are both sums of those). Its rows: the period's
+   * totals, each with one material that moved in it (ordered by name), or alone (the material's
+   * columns null) when none did.
    */
   async consumo(
     desde: string | null,
     hasta: string | null,
     timeZone: string,
   ): Promise<{ totales: ConsumoTotalesRow; materiales: ConsumoMaterialRow[] }> {
+    // as text, to keep the microseconds a Date would drop
+    const [periodo] = await this.db.query<{ desde: string; hasta: string }[]>(
+      `WITH r0 AS (SELECT coalesce(${bound(2, 3, true)}, now()) AS hasta)
+       SELECT coalesce(${bound(1, 3, false)},
+                       (SELECT max(c.fec_corte) FROM conteos c
+                         WHERE c.estado = 'aplicado' AND c.fec_corte < r0.hasta),
+                       r0.hasta - interval '30 days')::text AS desde, r0.hasta::text AS hasta
+         FROM r0`,
+      [desde, hasta, timeZone],
+    );
     const rows = await this.db.query<ConsumoRow[]>(
-      `WITH r0 AS (SELECT coalesce(${bound(2, 3, true)}, now()) AS hasta),
-       r AS MATERIALIZED (
-         SELECT coalesce(${bound(1, 3, false)},
-                         (SELECT max(c.fec_corte) FROM conteos c
-                           WHERE c.estado = 'aplicado' AND c.fec_corte < r0.hasta),
-                         r0.hasta - interval '30 days') AS desde, r0.hasta
-           FROM r0),
+      `WITH r AS (SELECT $1::timestamptz AS desde, $2::timestamptz AS hasta),
        g AS (
          SELECT m.id_mat_prima, m.tipo, sum(m.cantidad) AS q, sum(m.valor) AS v
            FROM stock_movimientos m
-          WHERE m.fec > (SELECT desde FROM r) AND m.fec <= (SELECT hasta FROM r)
+          WHERE m.fec > $1::timestamptz AND m.fec <= $2::timestamptz
             AND m.tipo IN ('consumo_venta', 'reverso_consumo', 'merma', 'ajuste_conteo')
           GROUP BY m.id_mat_prima, m.tipo),
        z AS (
@@ -575,7 +581,7 @@ export class InventarioRepository extends TenantRepository {
            LEFT JOIN tasas ti ON (c.fec_cierre AT TIME ZONE $3)::date >= ti.desde
                              AND ((c.fec_cierre AT TIME ZONE $3)::date < ti.hasta OR ti.hasta IS NULL)
           WHERE c.estado = 'cerrada' AND NOT c.eliminada
-            AND c.fec_cierre > (SELECT desde FROM r) AND c.fec_cierre <= (SELECT hasta FROM r)),
+            AND c.fec_cierre > $1::timestamptz AND c.fec_cierre <= $2::timestamptz),
        t AS (
          SELECT r.desde, r.hasta, v.comandas::text, v.ventas_netas,
                 round(k.teorico, 2) AS costo_teorico, round(k.real, 2) AS costo_real,
@@ -593,7 +599,7 @@ export class InventarioRepository extends TenantRepository {
           WHERE z.tc <> 0 OR z.mc <> 0 OR z.ac <> 0)
        SELECT t.*, x.* FROM t LEFT JOIN x ON true
         ORDER BY x.nombre, x.id_mat_prima`,
-      [desde, hasta, timeZone],
+      [periodo.desde, periodo.hasta, timeZone],
     );
     return { totales: rows[0], materiales: rows.filter(movedMaterial) };
   }
