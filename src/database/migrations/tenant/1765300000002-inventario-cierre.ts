@@ -14,7 +14,7 @@ import { CONSUMIR_COMANDA } from './1765000000000-inventario';
  *   `ON DELETE SET NULL`, which could never apply: the ledger refuses updates, so deleting a user
  *   who had recorded a waste or applied a count failed on that refusal (SQLSTATE 42501). It is
  *   now `NO ACTION`, as the comandas' audit trail's: the deletion is refused as a foreign-key
- *   violation (23503, a 400 naming the constraint), and the user is deactivated instead.
+ *   violation (23503, naming the constraint), and the user is deactivated instead.
  */
 export class InventarioCierre1765300000002 implements MigrationInterface {
   name = 'InventarioCierre1765300000002';
