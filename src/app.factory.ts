@@ -15,6 +15,7 @@ import { webPage } from './common/http/web-page';
 import { VersionedExpressAdapter } from './common/http/versioned';
 import { text, type Request, type Response } from 'express';
 import type { DatabaseTarget } from './database/database-target';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.service';
 
 /** Builds the HTTP application (used by main.ts and by every e2e test). */
 export async function createApp(
@@ -79,6 +80,8 @@ export async function createApp(
   await app.init();
   const routes = app.get(RouteTable);
   routes.load(app);
+  // the outbox's delivery runs in the service's processes (docs/webhooks.md), not in the CLIs
+  app.get(WebhookDispatcher).start();
   // The back-office page at / (built by npm run build:web; docs/web.md), when it was built.
   const page = webPage();
   if (page) app.use(page);

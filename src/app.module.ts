@@ -31,6 +31,7 @@ import { CobrosModule } from './cobros/cobros.module';
 import { InventarioModule } from './inventario/inventario.module';
 import { CocinaModule } from './cocina/cocina.module';
 import { ReportesModule } from './reportes/reportes.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
@@ -100,6 +101,7 @@ export class AppModule implements NestModule {
         InventarioModule,
         CocinaModule,
         ReportesModule,
+        WebhooksModule,
         CatalogoModule,
         GenericTablesModule,
         RpcModule,

@@ -36,6 +36,7 @@ export const PERMISSIONS = [
   'cocina:bump',
   'cocina:manage',
   'reportes:read',
+  'webhooks:manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -60,6 +61,7 @@ export const FEATURE_OF_PERMISSION: Partial<Record<Permission, TenantFeature>> =
   'cocina:bump': 'cocina',
   'cocina:manage': 'cocina',
   'reportes:read': 'reportes',
+  'webhooks:manage': 'webhooks',
 };
 
 export const ROLE_NAMES = ['admin', 'cajero', 'mozo', 'cocina'] as const;

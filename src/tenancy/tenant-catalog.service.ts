@@ -59,6 +59,11 @@ export class TenantCatalogService {
     if (tenant.status === 'provisioning') throw tenantProvisioning(slug);
   }
 
+  /** Every active tenant, read now (not cached): for jobs that visit each tenant in turn. */
+  activeTenants(): Promise<Tenant[]> {
+    return this.tenants.find({ where: { status: 'active' }, order: { slug: 'ASC' } });
+  }
+
   /** Drops cached catalog rows (all, or one tenant's). */
   invalidate(slug?: string): void {
     if (slug) this.cache.delete(slug);

@@ -298,6 +298,41 @@ export class AppConfig {
   @IsString({ message: 'a file path' })
   AUTH_JWT_PUBLIC_KEY_FILE?: string = undefined;
 
+  /**
+   * Webhooks (docs/webhooks.md): endpoints on private, loopback and link-local addresses are
+   * refused (400 WEBHOOK_URL_NOT_ALLOWED) unless this is true: development and tests only.
+   */
+  @EnvBool()
+  WEBHOOKS_ALLOW_PRIVATE = false;
+
+  /**
+   * The waits between a message's failed attempts and its next one, in order (`5s`, `5m`,
+   * `2h`, `1d`); after the last one fails the message is given up (fallido).
+   */
+  @Matches(/^\s*\d+\s*(ms|s|m|h|d)\s*(,\s*\d+\s*(ms|s|m|h|d)\s*){0,19}$/, {
+    message: 'durations such as 5s,5m,30m,2h separated by commas (at most 20)',
+  })
+  WEBHOOKS_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';
+
+  /** An attempt (connect, send, answer) not done in this time fails as a timeout. */
+  @EnvInt(100, 60_000)
+  WEBHOOKS_TIMEOUT_MS = 15_000;
+
+  /**
+   * How long a claimed message is another instance's to leave alone; an instance that dies
+   * mid-delivery leaves its messages to the others after it (more than the timeout).
+   */
+  @EnvInt(1_000, 3_600_000)
+  WEBHOOKS_LEASE_MS = 60_000;
+
+  /** How often an instance looks for due messages without being woken (the backstop). */
+  @EnvInt(100, 600_000)
+  WEBHOOKS_POLL_MS = 5_000;
+
+  /** Messages one instance sends at once per tenant (one key's messages one after another). */
+  @EnvInt(1, 256)
+  WEBHOOKS_CONCURRENCY = 16;
+
   /** IANA time zone given to new tenants (business dates, day boundaries). */
   @IsString({ message: 'an IANA time zone such as America/Lima or UTC' })
   @Matches(/\S/, { message: 'an IANA time zone such as America/Lima or UTC' })
@@ -354,6 +389,11 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     );
   }
   problems.push(...authProblems(config, raw));
+  if (config.WEBHOOKS_LEASE_MS <= config.WEBHOOKS_TIMEOUT_MS) {
+    problems.push(
+      `WEBHOOKS_LEASE_MS must be longer than WEBHOOKS_TIMEOUT_MS (got ${config.WEBHOOKS_LEASE_MS} and ${config.WEBHOOKS_TIMEOUT_MS})`,
+    );
+  }
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
 }

@@ -58,6 +58,14 @@ export const FEATURES = {
     description:
       'Reports: sales by period, product, waiter, table and payment method, expenses against sales, hours worked; CSV (docs/reportes.md)',
   },
+  webhooks: {
+    variable: 'FEATURE_WEBHOOKS',
+    default: false,
+    demo: true,
+    tag: 'webhooks',
+    description:
+      'Outbound webhooks: signed, at-least-once messages of the changes to endpoints of the tenant (docs/webhooks.md)',
+  },
 } as const satisfies Record<string, FeatureDefinition>;
 
 export interface FeatureDefinition {

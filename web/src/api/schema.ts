@@ -1134,6 +1134,148 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The endpoints, oldest first (never their secrets)
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['WebhooksController_list_v1'];
+    put?: never;
+    /**
+     * [switchable, on by default] Add an endpoint: answers its signing secret, this once
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The URL is checked where it points (https in production; no private, loopback or link-local address, resolved). The secret (whsec_…) signs every message; store it now.
+     */
+    post: operations['WebhooksController_create_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] An endpoint
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['WebhooksController_get_v1'];
+    put?: never;
+    post?: never;
+    /**
+     * [switchable, on by default] Remove an endpoint, with its messages and their attempts
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    delete: operations['WebhooksController_remove_v1'];
+    options?: never;
+    head?: never;
+    /**
+     * [switchable, on by default] Change an endpoint: its URL, events, description, or switch it on or off
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Switching it on clears its failure record and the reason the service switched it off; its pending messages are sent again.
+     */
+    patch: operations['WebhooksController_update_v1'];
+    trace?: never;
+  };
+  '/api/v1/webhooks/{id}/rotar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] A new signing secret; the previous one also signs for 24 hours
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Until secreto_anterior_hasta, webhook-signature carries two signatures (one per secret), so a receiver can switch secrets without losing a message.
+     */
+    post: operations['WebhooksController_rotate_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{id}/probar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Send a webhook.prueba message now
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Queued like any message: follow it in GET /webhooks/{id}/entregas.
+     */
+    post: operations['WebhooksController_test_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{id}/entregas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] An endpoint’s messages, newest first, with their attempts
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The total count is in X-Total-Count. Messages are kept 30 days.
+     */
+    get: operations['WebhooksController_entregas_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/entregas/{id}/reenviar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Send a message again, now (same webhook-id, its retries from the start)
+     * @description Switchable feature `webhooks`, on by default on this instance (`FEATURE_WEBHOOKS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_WEBHOOKS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG webhooks on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['WebhooksController_resend_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/productos': {
     parameters: {
       query?: never;
@@ -1761,6 +1903,8 @@ export interface components {
         cocina: boolean;
         /** @description Reports: sales by period, product, waiter, table and payment method, expenses against sales, hours worked; CSV (docs/reportes.md) */
         reportes: boolean;
+        /** @description Outbound webhooks: signed, at-least-once messages of the changes to endpoints of the tenant (docs/webhooks.md) */
+        webhooks: boolean;
       };
     };
     MeDto: {
@@ -3771,6 +3915,334 @@ export interface components {
       hasta: string;
       /** @description People with at least one work day in the range, by apellido, nombre */
       filas: components['schemas']['FilaAsistenciaDto'][];
+    };
+    WebhookDto: {
+      /** @example 3 */
+      id_webhook: number;
+      /** @example https://erp.example.com/hooks/comandas */
+      url: string;
+      /**
+       * @example [
+       *       "comanda.cerrar",
+       *       "pago.*"
+       *     ]
+       */
+      eventos: string[];
+      /** @example Contabilidad: ventas cerradas */
+      descripcion: string | null;
+      /**
+       * @description Whether messages are sent to it
+       * @example true
+       */
+      activo: boolean;
+      /**
+       * @example activo
+       * @enum {string}
+       */
+      estado: 'activo' | 'inactivo';
+      /**
+       * @description Why the service switched it off (the receiver answered 410, or failed for 5 days); null when on or switched off by a person
+       * @example null
+       */
+      motivo_desactivacion: string | null;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      fec_desactivacion: string | null;
+      /**
+       * Format: date-time
+       * @description Its first failed attempt since the last delivered message; null: healthy
+       * @example null
+       */
+      fallando_desde: string | null;
+      /**
+       * Format: date-time
+       * @description Until when the secret before the last rotation also signs; null: one secret
+       * @example null
+       */
+      secreto_anterior_hasta: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-28T10:15:00.000-05:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-28T10:15:00.000-05:00
+       */
+      updated_at: string;
+      /**
+       * @description What the caller may do to it now
+       * @example [
+       *       "editar",
+       *       "probar",
+       *       "rotar",
+       *       "desactivar",
+       *       "eliminar"
+       *     ]
+       */
+      acciones: ('editar' | 'probar' | 'rotar' | 'desactivar' | 'activar' | 'eliminar')[];
+    };
+    CreateWebhookBody: {
+      /**
+       * @description Where the messages are POSTed: https in production; private, loopback and link-local hosts are refused
+       * @example https://erp.example.com/hooks/comandas
+       */
+      url: string;
+      /**
+       * @description Event types (comanda.cerrar) or a module’s wildcard (comanda.*); an unknown one is refused
+       * @example [
+       *       "comanda.cerrar",
+       *       "pago.*"
+       *     ]
+       */
+      eventos: (
+        | 'comanda.*'
+        | 'pago.*'
+        | 'cocina.*'
+        | 'sesion_caja.*'
+        | 'inventario.*'
+        | 'comanda.crear'
+        | 'comanda.abrir'
+        | 'comanda.cerrar'
+        | 'comanda.editar'
+        | 'comanda.eliminar'
+        | 'comanda.restaurar'
+        | 'comanda.agregar_item'
+        | 'comanda.modificar_item'
+        | 'comanda.quitar_item'
+        | 'comanda.dividir'
+        | 'comanda.unir'
+        | 'comanda.transferir'
+        | 'pago.pagar'
+        | 'pago.anular_pago'
+        | 'pago.reembolsar'
+        | 'pago.descontar'
+        | 'cocina.enviar'
+        | 'cocina.disparar'
+        | 'cocina.preparar'
+        | 'cocina.listo'
+        | 'cocina.recuperar'
+        | 'cocina.entregar'
+        | 'sesion_caja.abrir'
+        | 'sesion_caja.ingreso'
+        | 'sesion_caja.retiro'
+        | 'sesion_caja.cerrar'
+        | 'inventario.merma'
+        | 'inventario.conteo_crear'
+        | 'inventario.conteo_aplicar'
+        | 'inventario.conteo_descartar'
+      )[];
+      /** @example Contabilidad: ventas cerradas */
+      descripcion?: string | null;
+    };
+    WebhookConSecretoDto: {
+      /** @example 3 */
+      id_webhook: number;
+      /** @example https://erp.example.com/hooks/comandas */
+      url: string;
+      /**
+       * @example [
+       *       "comanda.cerrar",
+       *       "pago.*"
+       *     ]
+       */
+      eventos: string[];
+      /** @example Contabilidad: ventas cerradas */
+      descripcion: string | null;
+      /**
+       * @description Whether messages are sent to it
+       * @example true
+       */
+      activo: boolean;
+      /**
+       * @example activo
+       * @enum {string}
+       */
+      estado: 'activo' | 'inactivo';
+      /**
+       * @description Why the service switched it off (the receiver answered 410, or failed for 5 days); null when on or switched off by a person
+       * @example null
+       */
+      motivo_desactivacion: string | null;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      fec_desactivacion: string | null;
+      /**
+       * Format: date-time
+       * @description Its first failed attempt since the last delivered message; null: healthy
+       * @example null
+       */
+      fallando_desde: string | null;
+      /**
+       * Format: date-time
+       * @description Until when the secret before the last rotation also signs; null: one secret
+       * @example null
+       */
+      secreto_anterior_hasta: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-28T10:15:00.000-05:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-28T10:15:00.000-05:00
+       */
+      updated_at: string;
+      /**
+       * @description What the caller may do to it now
+       * @example [
+       *       "editar",
+       *       "probar",
+       *       "rotar",
+       *       "desactivar",
+       *       "eliminar"
+       *     ]
+       */
+      acciones: ('editar' | 'probar' | 'rotar' | 'desactivar' | 'activar' | 'eliminar')[];
+      /**
+       * @description The signing secret: shown in this answer only (at creation and at each rotation). Store it: it cannot be read again
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secreto: string;
+    };
+    UpdateWebhookBody: {
+      /** @example https://erp.example.com/hooks/v2 */
+      url?: string;
+      /**
+       * @description Event types (comanda.cerrar) or a module’s wildcard (comanda.*); an unknown one is refused
+       * @example [
+       *       "comanda.*"
+       *     ]
+       */
+      eventos?: (
+        | 'comanda.*'
+        | 'pago.*'
+        | 'cocina.*'
+        | 'sesion_caja.*'
+        | 'inventario.*'
+        | 'comanda.crear'
+        | 'comanda.abrir'
+        | 'comanda.cerrar'
+        | 'comanda.editar'
+        | 'comanda.eliminar'
+        | 'comanda.restaurar'
+        | 'comanda.agregar_item'
+        | 'comanda.modificar_item'
+        | 'comanda.quitar_item'
+        | 'comanda.dividir'
+        | 'comanda.unir'
+        | 'comanda.transferir'
+        | 'pago.pagar'
+        | 'pago.anular_pago'
+        | 'pago.reembolsar'
+        | 'pago.descontar'
+        | 'cocina.enviar'
+        | 'cocina.disparar'
+        | 'cocina.preparar'
+        | 'cocina.listo'
+        | 'cocina.recuperar'
+        | 'cocina.entregar'
+        | 'sesion_caja.abrir'
+        | 'sesion_caja.ingreso'
+        | 'sesion_caja.retiro'
+        | 'sesion_caja.cerrar'
+        | 'inventario.merma'
+        | 'inventario.conteo_crear'
+        | 'inventario.conteo_aplicar'
+        | 'inventario.conteo_descartar'
+      )[];
+      descripcion?: string | null;
+      /** @description false: nothing is sent to it (its pending messages wait); true: sent to again, its failure record cleared */
+      activo?: boolean;
+    };
+    IntentoDto: {
+      /**
+       * Format: date-time
+       * @example 2026-11-28T10:15:01.120-05:00
+       */
+      fec: string;
+      /**
+       * @description null: no answer
+       * @example 503
+       */
+      status: number | null;
+      /** @example HTTP 503 */
+      error: string | null;
+      /** @example 84 */
+      duracion_ms: number;
+    };
+    EntregaDto: {
+      /** @example 1201 */
+      id_entrega: number;
+      /** @example 3 */
+      id_webhook: number;
+      /**
+       * @description The webhook-id header: the same on every attempt (receivers dedupe by it)
+       * @example msg_2b7f0c1e9a3d4c5e8f10a2b3c4d5e6f7
+       */
+      webhook_id: string;
+      /** @example comanda.cerrar */
+      tipo: string;
+      /**
+       * @example entregado
+       * @enum {string}
+       */
+      estado: 'pendiente' | 'entregado' | 'fallido';
+      /**
+       * @description Attempts made so far
+       * @example 1
+       */
+      intentos: number;
+      /**
+       * Format: date-time
+       * @description When the next attempt is due (pendiente only)
+       * @example null
+       */
+      proximo_intento: string | null;
+      /** @example 200 */
+      ultimo_status: number | null;
+      /** @example null */
+      ultimo_error: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-28T10:15:00.950-05:00
+       */
+      fec_creacion: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-28T10:15:01.120-05:00
+       */
+      fec_entrega: string | null;
+      /**
+       * @description The body sent, as sent on every attempt
+       * @example {
+       *       "type": "comanda.cerrar",
+       *       "timestamp": "2026-11-28T15:15:00.950000Z",
+       *       "data": {
+       *         "id_comanda": 812,
+       *         "version": 7,
+       *         "estado": "cerrada",
+       *         "total": 86.5
+       *       }
+       *     }
+       */
+      cuerpo: {
+        [key: string]: unknown;
+      };
+      /** @description Its attempts, oldest first */
+      historial: components['schemas']['IntentoDto'][];
+      /**
+       * @description What the caller may do to it now
+       * @example [
+       *       "reenviar"
+       *     ]
+       */
+      acciones: 'reenviar'[];
     };
     ProductoDto: {
       /** @example 1 */
@@ -11401,6 +11873,955 @@ export interface operations {
       };
       /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_list_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDto'][];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_create_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookBody'];
+      };
+    };
+    responses: {
+      /** @description The endpoint, on, with its secret */
+      201: {
+        headers: {
+          /** @description The path of the new endpoint */
+          Location?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookConSecretoDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `WEBHOOK_URL_NOT_ALLOWED` The URL is not https in production, or its host is (or resolves to) a private, loopback or link-local address; `WEBHOOK_UNKNOWN_EVENT` eventos names a type that does not exist; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_get_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `WEBHOOK_NOT_FOUND` No webhook has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_remove_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `WEBHOOK_NOT_FOUND` No webhook has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_update_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `EMPTY_CHANGE` Nothing to change; `WEBHOOK_URL_NOT_ALLOWED` The URL is not https in production, or its host is (or resolves to) a private, loopback or link-local address; `WEBHOOK_UNKNOWN_EVENT` eventos names a type that does not exist; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `WEBHOOK_NOT_FOUND` No webhook has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_rotate_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint with its new secret */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookConSecretoDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `WEBHOOK_NOT_FOUND` No webhook has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_test_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The message, queued */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntregaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `WEBHOOK_NOT_FOUND` No webhook has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `WEBHOOK_INACTIVE` The endpoint is switched off: nothing is sent to it. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_entregas_v1: {
+    parameters: {
+      query?: {
+        /** @description Only deliveries in this estado */
+        estado?: 'pendiente' | 'entregado' | 'fallido';
+        /** @description Page size (above the maximum is 400, not cut) */
+        limit?: number;
+        /** @description Deliveries skipped before the page */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Messages matching the filter, whatever the page */
+          'X-Total-Count'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntregaDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `WEBHOOK_NOT_FOUND` No webhook has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_resend_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same request within IDEMPOTENCY_TTL_HOURS answers what the first answered (with Idempotent-Replayed: true) and does nothing again. 1 to 255 visible ASCII characters, one per intended change (a UUID). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The message, queued again */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntregaDto'];
+        };
+      };
+      /** @description Bad request: `IDEMPOTENCY_KEY_INVALID` Idempotency-Key is empty, longer than 255 characters, not visible ASCII, or sent twice; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `ENTREGA_NOT_FOUND` No delivery has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `IDEMPOTENCY_KEY_IN_USE` A request with this Idempotency-Key is still running: retry after Retry-After seconds; `WEBHOOK_INACTIVE` The endpoint is switched off: nothing is sent to it. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

@@ -16,6 +16,7 @@ import { Reportes1765200000000 } from './1765200000000-reportes';
 import { ReportesVentas1765300000000 } from './1765300000000-reportes-ventas';
 import { InventarioIndices1765300000001 } from './1765300000001-inventario-indices';
 import { InventarioCierre1765300000002 } from './1765300000002-inventario-cierre';
+import { Webhooks1765400000000 } from './1765400000000-webhooks';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -36,4 +37,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   ReportesVentas1765300000000,
   InventarioIndices1765300000001,
   InventarioCierre1765300000002,
+  Webhooks1765400000000,
 ];

@@ -1,0 +1,348 @@
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Client } from 'pg';
+import type { AppConfig } from '../common/config/app-config';
+import { APP_CONFIG } from '../common/config/config.tokens';
+import { AppLogger, type Logger } from '../common/logging/logger';
+import type { Tenant } from '../tenancy/entities/tenant.entity';
+import { TenantCatalogService } from '../tenancy/tenant-catalog.service';
+import { TenantContext } from '../tenancy/tenant-context';
+import { TenantDataSources } from '../tenancy/tenant-datasources.service';
+import { TenantFeatures } from '../tenancy/tenant-features.service';
+import { parseRetryDelays } from './webhook-events';
+import { sendWebhook } from './webhook-sender';
+import { signatureHeader } from './webhook-signature';
+import { OUTBOX_CHANNEL, WebhooksRepository, type ClaimedMessage } from './webhooks.repository';
+
+/** The purge of old messages runs at most this often per tenant and instance. */
+const PURGE_EVERY_MS = 3_600_000;
+/** Tenants visited at once by a poll (each visit holds a connection of its pool). */
+const POLL_CONCURRENCY = 4;
+/** How long a shutdown waits for the deliveries under way (the leases cover the rest). */
+const SHUTDOWN_WAIT_MS = 5_000;
+
+/** One tenant's delivery on this instance. */
+interface TenantWorker {
+  slug: string;
+  /** The LISTEN connection, while the tenant has an active endpoint. */
+  listener: Client | null;
+  draining: Promise<void> | null;
+  /** Woken while draining: drain again once done (a message may have come meanwhile). */
+  again: boolean;
+  /** The wake-up for the next message due before the next poll. */
+  timer: NodeJS.Timeout | null;
+  lastPurge: number;
+}
+
+/**
+ * Sends the outbox's messages (docs/webhooks.md, "Delivery"). Every instance runs one; they
+ * share nothing but the tenant databases:
+ *
+ * - a tenant with the feature on and an active endpoint gets a LISTEN connection on this
+ *   instance: the outbox trigger's notification (delivered at the commit) wakes a drain;
+ * - a poll every WEBHOOKS_POLL_MS visits every such tenant anyway (the backstop: a lost
+ *   notification, a retry come due, an instance's expired claims) and notices tenants that
+ *   switched the feature on or off;
+ * - a drain claims due messages (`FOR UPDATE SKIP LOCKED`, a lease of WEBHOOKS_LEASE_MS),
+ *   commits the claim and sends them outside any transaction, WEBHOOKS_CONCURRENCY at a time, the
+ *   messages of one key (one comanda) one after another in order; each attempt is recorded.
+ *
+ * An instance that dies mid-delivery leaves its claimed messages to the others when their lease
+ * ends: at least once. A message is not started when its lease would end before its timeout.
+ */
+@Injectable()
+export class WebhookDispatcher implements BeforeApplicationShutdown {
+  private readonly workers = new Map<string, TenantWorker>();
+  private readonly logger: Logger;
+  private readonly delaysMs: number[];
+  private pollTimer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
+  private closed = false;
+  private started = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly catalog: TenantCatalogService,
+    private readonly features: TenantFeatures,
+    private readonly context: TenantContext,
+    private readonly dataSources: TenantDataSources,
+    private readonly repository: WebhooksRepository,
+    logger: AppLogger,
+  ) {
+    this.logger = logger.child('Webhooks');
+    this.delaysMs = parseRetryDelays(config.WEBHOOKS_RETRY_DELAYS);
+  }
+
+  /** Starts delivering (the HTTP service does; the CLIs, which share the module, do not). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.pollTimer = setInterval(() => void this.poll(), this.config.WEBHOOKS_POLL_MS);
+    this.pollTimer.unref();
+    void this.poll();
+  }
+
+  /** LISTEN connections open now (one per tenant with an active endpoint). */
+  get listenerCount(): number {
+    let n = 0;
+    for (const worker of this.workers.values()) if (worker.listener) n += 1;
+    return n;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    const draining = [...this.workers.values()].map((worker) => worker.draining);
+    await Promise.race([
+      Promise.allSettled([this.polling, ...draining]),
+      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
+    ]);
+    await Promise.all([...this.workers.values()].map((worker) => this.stop(worker)));
+  }
+
+  /** Visits every tenant with the feature on; stops the workers of the others. */
+  poll(): Promise<void> {
+    this.polling ??= this.sweep().finally(() => {
+      this.polling = null;
+    });
+    return this.polling;
+  }
+
+  private async sweep(): Promise<void> {
+    let tenants: Tenant[];
+    try {
+      tenants = await this.catalog.activeTenants();
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message }, 'webhooks: tenant catalog unreadable');
+      return;
+    }
+    const on = tenants.filter((tenant) => this.features.isOn('webhooks', tenant));
+    const slugs = new Set(on.map((tenant) => tenant.slug));
+    for (const worker of this.workers.values()) {
+      if (!slugs.has(worker.slug)) {
+        this.workers.delete(worker.slug);
+        await this.stop(worker);
+      }
+    }
+    for (let i = 0; i < on.length && !this.closed; i += POLL_CONCURRENCY) {
+      await Promise.all(
+        on.slice(i, i + POLL_CONCURRENCY).map((tenant) => this.wake(this.worker(tenant.slug))),
+      );
+    }
+  }
+
+  private worker(slug: string): TenantWorker {
+    let worker = this.workers.get(slug);
+    if (!worker) {
+      worker = { slug, listener: null, draining: null, again: false, timer: null, lastPurge: 0 };
+      this.workers.set(slug, worker);
+    }
+    return worker;
+  }
+
+  /** Drains the tenant's due messages; woken while draining, drains again after. */
+  private wake(worker: TenantWorker): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (worker.draining) {
+      worker.again = true;
+      return worker.draining;
+    }
+    worker.draining = this.drain(worker)
+      .catch((error: unknown) => {
+        this.logger.warn(
+          { tenant: worker.slug, err: (error as Error).message },
+          'webhooks: delivery round failed; the poll retries',
+        );
+      })
+      .finally(() => {
+        worker.draining = null;
+        if (worker.again && !this.closed && this.workers.get(worker.slug) === worker) {
+          worker.again = false;
+          void this.wake(worker);
+        }
+      });
+    return worker.draining;
+  }
+
+  private async drain(worker: TenantWorker): Promise<void> {
+    await this.context.run(worker.slug, async () => {
+      const active = await this.repository.anyActive();
+      await this.listen(worker, active);
+      if (!active) return;
+      if (Date.now() - worker.lastPurge >= PURGE_EVERY_MS) {
+        worker.lastPurge = Date.now();
+        const purged = await this.repository.purge();
+        if (purged > 0)
+          this.logger.info({ tenant: worker.slug, purged }, 'webhooks: old messages purged');
+      }
+      const batchSize = this.config.WEBHOOKS_CONCURRENCY * 4;
+      for (;;) {
+        const claimedAt = Date.now();
+        const batch = await this.repository.claim(batchSize, this.config.WEBHOOKS_LEASE_MS);
+        if (batch.length === 0) break;
+        await this.deliverBatch(worker.slug, batch, claimedAt);
+        if (this.closed) return;
+      }
+      this.schedule(worker, await this.repository.nextDue());
+    });
+  }
+
+  /** Wakes the worker when its next message is due, if that is before the next poll. */
+  private schedule(worker: TenantWorker, due: Date | null): void {
+    if (worker.timer) clearTimeout(worker.timer);
+    worker.timer = null;
+    if (due === null) return;
+    const wait = Math.max(0, due.getTime() - Date.now());
+    if (wait >= this.config.WEBHOOKS_POLL_MS) return;
+    worker.timer = setTimeout(() => {
+      worker.timer = null;
+      void this.wake(worker);
+    }, wait + 10);
+    worker.timer.unref();
+  }
+
+  /**
+   * Sends a claimed batch: the messages of one key (one comanda, one till session) one after
+   * another in order, the keys side by side, WEBHOOKS_CONCURRENCY at most.
+   */
+  private async deliverBatch(slug: string, batch: ClaimedMessage[], claimedAt: number) {
+    const groups = new Map<string, ClaimedMessage[]>();
+    for (const message of batch) {
+      const key = `${message.id_webhook}|${message.clave ?? message.id_mensaje}`;
+      const group = groups.get(key);
+      if (group) group.push(message);
+      else groups.set(key, [message]);
+    }
+    const queue = [...groups.values()];
+    const leaseEnds = claimedAt + this.config.WEBHOOKS_LEASE_MS;
+    const lanes = Array.from(
+      { length: Math.min(this.config.WEBHOOKS_CONCURRENCY, queue.length) },
+      async () => {
+        for (let group = queue.shift(); group; group = queue.shift()) {
+          for (const message of group) {
+            // started now, it could outlive its lease: leave it to the next claim
+            if (this.closed || Date.now() + this.config.WEBHOOKS_TIMEOUT_MS > leaseEnds) return;
+            await this.deliver(slug, message);
+          }
+        }
+      },
+    );
+    await Promise.all(lanes);
+  }
+
+  private async deliver(slug: string, message: ClaimedMessage): Promise<void> {
+    const startedAt = new Date();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const secrets = message.secreto_anterior
+      ? [message.secreto, message.secreto_anterior]
+      : [message.secreto];
+    let headers: Record<string, string>;
+    try {
+      headers = {
+        'webhook-id': message.webhook_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(
+          secrets,
+          message.webhook_id,
+          timestamp,
+          message.cuerpo,
+        ),
+      };
+    } catch (error) {
+      // a secret that cannot sign (the database's CHECK holds its prefix only): say so, send nothing
+      this.logger.error(
+        { tenant: slug, webhook: message.id_webhook, err: (error as Error).message },
+        'webhooks: the endpoint secret cannot sign; rotate it',
+      );
+      return;
+    }
+    const result = await sendWebhook({
+      url: message.url,
+      headers,
+      body: message.cuerpo,
+      timeoutMs: this.config.WEBHOOKS_TIMEOUT_MS,
+      allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
+    });
+    const durationMs = Math.round(result.durationMs);
+    try {
+      if (result.ok) {
+        await this.repository.recordDelivered(message, { status: result.status!, durationMs });
+        return;
+      }
+      const error = result.error ?? `HTTP ${result.status}`;
+      const outcome = await this.repository.recordFailed(
+        message,
+        { status: result.status, error, durationMs, startedAt },
+        this.delaysMs,
+      );
+      if (outcome.disabled) {
+        this.logger.warn(
+          { tenant: slug, webhook: message.id_webhook, url: message.url, motivo: outcome.disabled },
+          'webhooks: endpoint switched off',
+        );
+      } else if (outcome.given_up) {
+        this.logger.warn(
+          { tenant: slug, webhook: message.id_webhook, mensaje: message.webhook_id, error },
+          'webhooks: message given up after its last attempt',
+        );
+      }
+    } catch (error) {
+      // the attempt is not recorded: the message is sent again when its lease ends
+      this.logger.warn(
+        { tenant: slug, mensaje: message.webhook_id, err: (error as Error).message },
+        'webhooks: attempt not recorded; it is sent again after its lease',
+      );
+    }
+  }
+
+  /** Opens the tenant's LISTEN connection while it has an active endpoint; closes it after. */
+  private async listen(worker: TenantWorker, wanted: boolean): Promise<void> {
+    if (!wanted) {
+      await this.closeListener(worker);
+      return;
+    }
+    if (worker.listener || this.closed) return;
+    const client = new Client({
+      connectionString: this.dataSources.sessionUrl(this.context.tenant),
+      connectionTimeoutMillis: this.config.DB_CONNECT_TIMEOUT_MS,
+      application_name: `comandas-webhooks:${worker.slug}`,
+      keepAlive: true,
+    });
+    const lost = () => {
+      if (worker.listener !== client) return;
+      worker.listener = null;
+      void client.end().catch(() => undefined);
+      // the next poll opens it again; meanwhile the poll alone delivers
+    };
+    client.on('notification', () => void this.wake(worker));
+    client.on('error', lost);
+    client.on('end', lost);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      void client.end().catch(() => undefined);
+      this.logger.warn(
+        { tenant: worker.slug, err: (error as Error).message },
+        'webhooks: cannot listen; delivering on the poll only',
+      );
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    worker.listener = client;
+  }
+
+  private async closeListener(worker: TenantWorker): Promise<void> {
+    const client = worker.listener;
+    worker.listener = null;
+    if (client) await client.end().catch(() => undefined);
+  }
+
+  private async stop(worker: TenantWorker): Promise<void> {
+    if (worker.timer) clearTimeout(worker.timer);
+    worker.timer = null;
+    await this.closeListener(worker);
+  }
+}

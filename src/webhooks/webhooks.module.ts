@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { TenancyModule } from '../tenancy/tenancy.module';
+import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
+
+/**
+ * Outbound webhooks (docs/webhooks.md): the endpoints' routes, and the dispatcher that sends the
+ * outbox the database's triggers fill. Its writes take an Idempotency-Key, hence
+ * IdempotencyModule. The dispatcher is exported for the HTTP service to start it.
+ */
+@Module({
+  imports: [TenancyModule, IdempotencyModule],
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhooksRepository, WebhookDispatcher],
+  exports: [WebhookDispatcher],
+})
+export class WebhooksModule {}
