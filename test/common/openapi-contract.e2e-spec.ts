@@ -22,6 +22,9 @@ const FEATURES_ON = {
   FEATURE_INVENTARIO: 'true',
   FEATURE_COCINA: 'true',
   FEATURE_REPORTES: 'true',
+  FEATURE_WEBHOOKS: 'true',
+  // the sweep's endpoint is on this machine (nothing listens there: its attempts fail)
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
 };
 /** Small limits, so that 413 is cheap to reach. */
 const LIMITS = { BODY_LIMIT: '16kb', UPLOAD_MAX_BYTES: '4096' };
@@ -98,6 +101,7 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
       inventario: false,
       cocina: false,
       reportes: false,
+      webhooks: false,
     },
   });
   await dbs.createTenant('congelado', { status: 'suspended' });
@@ -241,6 +245,38 @@ async function sweepReportes(s: ContractSweep): Promise<void> {
   await s.call(400, 'get', '/reportes/asistencia?desde=2020-01-01');
 }
 
+async function sweepWebhooks(s: ContractSweep): Promise<void> {
+  const url = 'http://127.0.0.1:9/hooks';
+  await s.call(200, 'get', '/webhooks');
+  const created = await s.call(201, 'post', '/webhooks', {
+    json: { url, eventos: ['comanda.cerrar', 'pago.*'], descripcion: 'ERP' },
+  });
+  const id = created.body.id_webhook as number;
+  await s.call(400, 'post', '/webhooks', { json: { url, eventos: ['comanda.pagada'] } });
+  await s.call(400, 'post', '/webhooks', {
+    json: { url: 'ftp://x.example/h', eventos: ['comanda.*'] },
+  });
+  await s.call(400, 'post', '/webhooks', { json: { url, eventos: [] }, label: 'no events' });
+  await s.call(200, 'get', `/webhooks/${id}`);
+  await s.call(404, 'get', '/webhooks/9999');
+  await s.call(200, 'patch', `/webhooks/${id}`, { json: { eventos: ['comanda.*'] } });
+  await s.call(400, 'patch', `/webhooks/${id}`, { json: {} });
+  await s.call(404, 'patch', '/webhooks/9999', { json: { activo: true } });
+  await s.call(200, 'post', `/webhooks/${id}/rotar`);
+  await s.call(404, 'post', '/webhooks/9999/rotar');
+  const test = await s.call(202, 'post', `/webhooks/${id}/probar`);
+  await s.call(404, 'post', '/webhooks/9999/probar');
+  await s.call(200, 'get', `/webhooks/${id}/entregas?estado=pendiente&limit=5`);
+  await s.call(400, 'get', `/webhooks/${id}/entregas?estado=roto`);
+  await s.call(404, 'get', '/webhooks/9999/entregas');
+  await s.call(202, 'post', `/webhooks/entregas/${test.body.id_entrega as number}/reenviar`);
+  await s.call(404, 'post', '/webhooks/entregas/999999/reenviar');
+  await s.call(200, 'patch', `/webhooks/${id}`, { json: { activo: false }, label: 'off' });
+  await s.call(409, 'post', `/webhooks/${id}/probar`);
+  await s.call(204, 'delete', `/webhooks/${id}`);
+  await s.call(404, 'delete', `/webhooks/${id}`);
+}
+
 /** A successful call of every operation, and the errors of each operation's own. */
 async function sweepOperations(s: ContractSweep): Promise<void> {
   // tenant, and who is asking
@@ -289,6 +325,7 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await sweepInventario(s);
   await sweepCocina(s);
   await sweepReportes(s);
+  await sweepWebhooks(s);
   const cuenta = await s.call(201, 'post', '/comandas', {
     json: { items: [{ id_producto: MENU.ceviche.id, cantidad: 1 }] },
   });

@@ -101,6 +101,7 @@ describe('service contract (health, tenant, drivers, features, auth), over HTTP'
           inventario: expect.any(Boolean),
           cocina: expect.any(Boolean),
           reportes: expect.any(Boolean),
+          webhooks: expect.any(Boolean),
         },
       });
     });

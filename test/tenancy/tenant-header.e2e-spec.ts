@@ -28,6 +28,7 @@ describe('tenant-context middleware', () => {
         inventario: false,
         cocina: false,
         reportes: false,
+        webhooks: false,
       },
     });
   });

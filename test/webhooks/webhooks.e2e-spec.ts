@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { TenantContext } from '../../src/tenancy/tenant-context';
 import { EVENT_TYPES_BY_MODULE } from '../../src/webhooks/webhook-events';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { authedApi, seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
 import { MENU, seedMenu, tenantApi, type TenantApi } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver, type Received } from '../support/webhook-receiver';
@@ -457,3 +458,48 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+describe('webhooks with AUTH_MODE=jwt: the admin’s alone', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      AUTH_MODE: 'jwt',
+      AUTH_JWT_SECRET: TEST_SECRET,
+      FEATURE_WEBHOOKS: 'true',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+    });
+    await t.dbs.createTenant('roles');
+    await seedMenu(t.dbs, 'roles');
+    await seedStaff(t.dbs, 'roles');
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['admin', 201],
+    ['cajero', 403],
+    ['mozo', 403],
+    ['cocina', 403],
+  ] as const)('%s → %i', async (role, status) => {
+    const api = authedApi(t.http, 'roles', tokenFor('roles', STAFF[role].id));
+    const res = await api
+      .post('/webhooks', { url: 'http://127.0.0.1:9/hooks', eventos: ['comanda.*'] })
+      .expect(status);
+    if (status === 403) {
+      expect(res.body.code).toBe('FORBIDDEN');
+      await api.get('/webhooks').expect(403);
+    } else {
+      expect((res.body as Endpoint).acciones).toEqual([
+        'editar',
+        'probar',
+        'rotar',
+        'desactivar',
+        'eliminar',
+      ]);
+    }
+    const me = await api.get('/me').expect(200);
+    expect((me.body as { permissions: string[] }).permissions.includes('webhooks:manage')).toBe(
+      role === 'admin',
+    );
+  });
+});
