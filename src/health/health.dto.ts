@@ -28,6 +28,13 @@ export class ConnectionsHealth {
 
   @ApiProperty({ type: 'integer', description: 'Live streams (GET /comandas/stream) open now' })
   streams!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'LISTEN connections of the webhooks dispatcher open now (one per tenant with an active endpoint, outside the budget)',
+  })
+  webhookListeners!: number;
 }
 
 export class HealthReport {

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { TenantContext } from '../../src/tenancy/tenant-context';
 import { EVENT_TYPES_BY_MODULE } from '../../src/webhooks/webhook-events';
@@ -376,6 +377,21 @@ describe('webhooks', () => {
       'SELECT count(*) AS n FROM webhook_mensajes',
     );
     expect(Number(n)).toBe(0);
+  });
+
+  it('holds a LISTEN connection for the tenant while it has an active endpoint (health counts it)', async () => {
+    const listeners = async () =>
+      (
+        (await request(t.http).get('/api/health').expect(200)).body as {
+          connections: { webhookListeners: number };
+        }
+      ).connections.webhookListeners;
+    const endpoint = await subscribe(['comanda.crear']);
+    await openComanda();
+    await receiver.until(() => receiver.received.length >= 1);
+    expect(await listeners()).toBe(1);
+    await api.delete(`/webhooks/${endpoint.id_webhook}`).expect(204);
+    expect(await waitFor(listeners, (n) => n === 0)).toBe(0);
   });
 
   it('purges messages older than 30 days', async () => {

@@ -1944,6 +1944,8 @@ export interface components {
       listeners: number;
       /** @description Live streams (GET /comandas/stream) open now */
       streams: number;
+      /** @description LISTEN connections of the webhooks dispatcher open now (one per tenant with an active endpoint, outside the budget) */
+      webhookListeners: number;
     };
     HealthReport: {
       /**
