@@ -1,29 +1,23 @@
+import { COMANDA_ACTIONS } from '../comandas/comanda-state';
+
 /**
  * The event types an endpoint subscribes to (docs/webhooks.md, "Events"): one per action of the
  * audit trails and the stock's records, named `<module>.<accion>`, and each module's wildcard
  * `<module>.*`. The outbox triggers (tenant migration 1765400000000) name them the same way; a
  * spec checks that every action the database accepts has its event here.
  */
+const PAGO = ['pagar', 'anular_pago', 'reembolsar', 'descontar'] as const;
+const COCINA = ['enviar', 'disparar', 'preparar', 'listo', 'recuperar', 'entregar'] as const;
+const OF_OTHER_MODULES: readonly string[] = [...PAGO, ...COCINA];
+
 export const EVENT_TYPES_BY_MODULE = {
-  comanda: [
-    'crear',
-    'abrir',
-    'cerrar',
-    'editar',
-    'eliminar',
-    'restaurar',
-    'agregar_item',
-    'modificar_item',
-    'quitar_item',
-    'dividir',
-    'unir',
-    'transferir',
-  ],
-  pago: ['pagar', 'anular_pago', 'reembolsar', 'descontar'],
-  cocina: ['enviar', 'disparar', 'preparar', 'listo', 'recuperar', 'entregar'],
+  // the comanda's own actions: its state machine's, and its creation
+  comanda: ['crear', ...COMANDA_ACTIONS.filter((action) => !OF_OTHER_MODULES.includes(action))],
+  pago: PAGO,
+  cocina: COCINA,
   sesion_caja: ['abrir', 'ingreso', 'retiro', 'cerrar'],
   inventario: ['merma', 'conteo_crear', 'conteo_aplicar', 'conteo_descartar'],
-} as const;
+} as const satisfies Record<string, readonly string[]>;
 
 export type EventModule = keyof typeof EVENT_TYPES_BY_MODULE;
 
