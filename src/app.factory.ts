@@ -80,8 +80,6 @@ export async function createApp(
   await app.init();
   const routes = app.get(RouteTable);
   routes.load(app);
-  // the outbox's delivery runs in the service's processes (docs/webhooks.md), not in the CLIs
-  app.get(WebhookDispatcher).start();
   // The back-office page at / (built by npm run build:web; docs/web.md), when it was built.
   const page = webPage();
   if (page) app.use(page);
@@ -91,4 +89,13 @@ export async function createApp(
     sendError(res, error, toEnvelope(error, req.id));
   });
   return app;
+}
+
+/**
+ * Starts the work the service does besides answering requests: the webhooks' delivery
+ * (docs/webhooks.md). Called once the tenants' start-up migrations are done (a tenant visited
+ * before would be found behind the code), and never by the CLIs, which build the same modules.
+ */
+export function startBackgroundWork(app: NestExpressApplication): void {
+  app.get(WebhookDispatcher).start();
 }

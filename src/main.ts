@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     // Once PostgreSQL is starting (or the database is open: DATABASE_URL, a shared server, a
     // failure), load the application on this core while the server starts on another.
     await Promise.race([launched, opening.then(noop, noop)]);
-    const { createApp } = loadApplication();
+    const { createApp, startBackgroundWork } = loadApplication();
     database = await opening;
     const { target } = database;
     // The tenants' databases (the demo's first provisioning is PostgreSQL's work for seconds)
@@ -150,6 +150,7 @@ async function main(): Promise<void> {
     await Promise.all([preparing, creating]);
     await listen(app!, config);
     if (stopping) return;
+    startBackgroundWork(app!);
     process.stdout.write(`${banner(config)}\n`);
     // a first start's demo: its statistics and report model while it already serves (a second
     // or so of PostgreSQL; requests meanwhile are answered, the first report may wait for it)

@@ -47,11 +47,12 @@ export const WEBHOOK_ACCIONES = new ResourceActions<WebhookEstado, WebhookAction
 );
 
 /**
- * A delivery can be sent again in any state: a delivered one for a receiver that lost it, a
- * given-up one once the receiver is fixed, a pending one now rather than at its next retry.
+ * A delivery can be sent again in any state of its own (a delivered one for a receiver that
+ * lost it, a given-up one once the receiver is fixed, a pending one now rather than at its next
+ * retry), while its endpoint is on: the state this map reads is the endpoint's.
  */
-export const ENTREGA_ACCIONES = new ResourceActions<EntregaEstado, EntregaAction>(
+export const ENTREGA_ACCIONES = new ResourceActions<WebhookEstado, EntregaAction>(
   ENTREGA_ACTIONS,
   { reenviar: 'webhooks:manage' },
-  () => ENTREGA_ACTIONS,
+  (estadoDelWebhook) => (estadoDelWebhook === 'activo' ? ENTREGA_ACTIONS : []),
 );

@@ -17,6 +17,8 @@ import { OUTBOX_CHANNEL, WebhooksRepository, type ClaimedMessage } from './webho
 const PURGE_EVERY_MS = 3_600_000;
 /** Tenants visited at once by a poll (each visit holds a connection of its pool). */
 const POLL_CONCURRENCY = 4;
+/** Time kept between an attempt's timeout and its lease's end, for recording it. */
+const LEASE_SLACK_MS = 2_000;
 /** How long a shutdown waits for the deliveries under way (the leases cover the rest). */
 const SHUTDOWN_WAIT_MS = 5_000;
 
@@ -214,19 +216,27 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     }
     const queue = [...groups.values()];
     const leaseEnds = claimedAt + this.config.WEBHOOKS_LEASE_MS;
+    const unsent: ClaimedMessage[] = [];
     const lanes = Array.from(
       { length: Math.min(this.config.WEBHOOKS_CONCURRENCY, queue.length) },
       async () => {
         for (let group = queue.shift(); group; group = queue.shift()) {
-          for (const message of group) {
-            // started now, it could outlive its lease: leave it to the next claim
-            if (this.closed || Date.now() + this.config.WEBHOOKS_TIMEOUT_MS > leaseEnds) return;
+          for (const [i, message] of group.entries()) {
+            // shutting down, or started now it could outlive its lease: hand it back
+            if (
+              this.closed ||
+              Date.now() + this.config.WEBHOOKS_TIMEOUT_MS + LEASE_SLACK_MS > leaseEnds
+            ) {
+              unsent.push(...group.slice(i), ...queue.splice(0).flat());
+              return;
+            }
             await this.deliver(slug, message);
           }
         }
       },
     );
     await Promise.all(lanes);
+    if (unsent.length > 0) await this.repository.release(unsent);
   }
 
   private async deliver(slug: string, message: ClaimedMessage): Promise<void> {

@@ -54,6 +54,6 @@ export function toEntrega(row: EntregaRow, timeZone: string, grants: Grants): En
       error: intento.error,
       duracion_ms: intento.duracion_ms,
     })),
-    acciones: ENTREGA_ACCIONES.permitted(row.estado, grants),
+    acciones: ENTREGA_ACCIONES.permitted(row.webhook_activo ? 'activo' : 'inactivo', grants),
   };
 }

@@ -45,6 +45,8 @@ export interface EntregaRow {
   fec_creacion: Date;
   fec_entrega: Date | null;
   cuerpo: string;
+  /** Whether its endpoint is on (a delivery is re-sent only then). */
+  webhook_activo: boolean;
   historial: IntentoRow[];
 }
 
@@ -60,6 +62,8 @@ export interface ClaimedMessage {
   url: string;
   secreto: string;
   secreto_anterior: string | null;
+  /** The claim's lease end, as PostgreSQL wrote it (text: to the microsecond). */
+  lease_until: string;
 }
 
 /** What recording a failed attempt did to the endpoint. */
@@ -86,6 +90,7 @@ const COLUMNS = `
 const ENTREGA_COLUMNS = `
   m.id_mensaje, m.id_webhook, m.webhook_id, m.tipo, m.estado, m.intentos, m.proximo_intento,
   m.ultimo_status, m.ultimo_error, m.fec_creacion, m.fec_entrega, m.cuerpo,
+  (SELECT w.activo FROM webhooks w WHERE w.id_webhook = m.id_webhook) AS webhook_activo,
   coalesce((SELECT json_agg(json_build_object(
                   'fec', i.fec, 'status', i.status, 'error', i.error, 'duracion_ms', i.duracion_ms)
                   ORDER BY i.id_intento)
@@ -290,13 +295,29 @@ export class WebhooksRepository extends TenantRepository {
            FROM due, webhooks w
           WHERE m.id_mensaje = due.id_mensaje AND w.id_webhook = m.id_webhook
          RETURNING m.id_mensaje, m.id_webhook, m.webhook_id, m.tipo, m.clave, m.cuerpo,
-                   m.intentos, w.url, w.secreto,
+                   m.intentos, m.proximo_intento::text AS lease_until, w.url, w.secreto,
                    CASE WHEN w.secreto_anterior_hasta > now() THEN w.secreto_anterior END
                      AS secreto_anterior`,
         [limit, leaseMs],
       ),
     );
     return rows.sort((a, b) => Number(a.id_mensaje) - Number(b.id_mensaje));
+  }
+
+  /**
+   * Hands claimed messages back, due now, that this instance will not send (it is shutting
+   * down, or their lease would end before their timeout): another claim takes them at once
+   * rather than after the lease. Only while the claim is still this one's (its lease end
+   * unchanged): a message another instance has claimed since is left alone.
+   */
+  async release(messages: ClaimedMessage[]): Promise<void> {
+    await this.db.query(
+      `UPDATE webhook_mensajes m SET proximo_intento = clock_timestamp()
+         FROM unnest($1::bigint[], $2::timestamptz[]) AS c(id_mensaje, lease_until)
+        WHERE m.id_mensaje = c.id_mensaje AND m.estado = 'pendiente'
+          AND m.proximo_intento = c.lease_until`,
+      [messages.map((m) => m.id_mensaje), messages.map((m) => m.lease_until)],
+    );
   }
 
   /** When the next message of an active endpoint is due (null: none pending). */

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
-import { createApp } from '../../src/app.factory';
+import { createApp, startBackgroundWork } from '../../src/app.factory';
 import type { AppModuleOptions } from '../../src/app.module';
 import { TestDatabases } from './test-databases';
 
@@ -19,6 +19,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const databases = dbs ?? (await TestDatabases.create());
   const app = await createApp(databases.config(env), databases.target, imports);
+  startBackgroundWork(app);
   return {
     app,
     http: app.getHttpServer(),

@@ -278,6 +278,11 @@ describe('webhooks', () => {
     expect(Number(n)).toBe(1);
     const test = await api.post(`/webhooks/${endpoint.id_webhook}/probar`).expect(409);
     expect(test.body.code).toBe('WEBHOOK_INACTIVE');
+    // its deliveries are not re-sent while it is off: not listed, and refused
+    const [gone] = await entregas(endpoint.id_webhook);
+    expect(gone).toMatchObject({ estado: 'fallido', ultimo_status: 410, acciones: [] });
+    const resend = await api.post(`/webhooks/entregas/${gone.id_entrega}/reenviar`).expect(409);
+    expect(resend.body.code).toBe('WEBHOOK_INACTIVE');
 
     // switched on again: its reason and failure record are cleared
     const on = (await api.patch(`/webhooks/${endpoint.id_webhook}`, { activo: true }).expect(200))
@@ -518,4 +523,56 @@ describe('webhooks with AUTH_MODE=jwt: the admin’s alone', () => {
       role === 'admin',
     );
   });
+});
+
+describe('webhooks: a shutdown hands back the messages it claimed and did not send', () => {
+  let receiver: WebhookReceiver;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    receiver.answer(() => ({ status: 204, delayMs: 1_500 }));
+    t = await startTestApp({
+      ...ENV,
+      WEBHOOKS_CONCURRENCY: '1',
+      WEBHOOKS_TIMEOUT_MS: '5000',
+      WEBHOOKS_LEASE_MS: '60000',
+    });
+    await t.dbs.createTenant('cierre');
+    await seedMenu(t.dbs, 'cierre');
+  });
+  afterAll(async () => {
+    // the test closes the application itself; a second close is harmless
+    await t.close();
+    await receiver.close();
+  });
+
+  it('leaves none of them leased: another instance takes them at once', async () => {
+    const url = t.dbs.tenantUrl('cierre');
+    const api = tenantApi(t.http, 'cierre');
+    for (let i = 0; i < 4; i++)
+      await api
+        .post('/comandas', { items: [{ id_producto: MENU.chicha.id, cantidad: 1 }] })
+        .expect(201);
+    await api.post('/webhooks', { url: receiver.url, eventos: ['comanda.editar'] }).expect(201);
+    // four messages committed at once: one claim takes them all, one is sent at a time
+    await t.dbs.query(
+      url,
+      "INSERT INTO comanda_eventos (id_comanda, accion) SELECT id_comanda, 'editar' FROM comandas",
+    );
+    await receiver.until(() => receiver.received.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.close();
+    // what was sent is recorded, what was not is due now (not 60 s from now)
+    const rows = await t.dbs.query<{ estado: string; leased: boolean }>(
+      url,
+      `SELECT estado, proximo_intento > clock_timestamp() AS leased FROM webhook_mensajes
+        ORDER BY id_mensaje`,
+    );
+    expect(rows).toHaveLength(4);
+    expect(rows[0].estado).toBe('entregado');
+    expect(rows.filter((r) => r.estado === 'pendiente').length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.estado === 'pendiente' && r.leased)).toEqual([]);
+    expect(rows.filter((r) => r.estado === 'entregado').length).toBe(receiver.received.length);
+  }, 60_000);
 });

@@ -213,7 +213,8 @@ describe('webhooks: the outbox and the delivery record (property)', () => {
         const [message] = await t.dbs.query<ClaimedMessage>(
           db(),
           `SELECT m.id_mensaje, m.id_webhook, m.webhook_id, m.tipo, m.clave, m.cuerpo, m.intentos,
-                  w.url, w.secreto, NULL AS secreto_anterior
+                  w.url, w.secreto, NULL AS secreto_anterior,
+                  m.proximo_intento::text AS lease_until
              FROM webhook_mensajes m JOIN webhooks w USING (id_webhook)`,
         );
 

@@ -9,6 +9,7 @@ import { Reservas } from './screens/reservas';
 import { Caja } from './screens/caja';
 import { Inventario } from './screens/inventario';
 import { Cocina } from './screens/cocina';
+import { Webhooks } from './screens/webhooks';
 import { ErrorBanner } from './components';
 import { SessionContext, type SessionState } from './session';
 import { Credentials, SignIn } from './sign-in';
@@ -23,7 +24,8 @@ type Screen =
   | 'inventario'
   | 'reportes'
   | 'tablas'
-  | 'asistencia';
+  | 'asistencia'
+  | 'webhooks';
 
 const SCREENS: { id: Screen; label: string }[] = [
   { id: 'sala', label: 'Sala' },
@@ -35,6 +37,7 @@ const SCREENS: { id: Screen; label: string }[] = [
   { id: 'reportes', label: 'Reportes' },
   { id: 'tablas', label: 'Tablas' },
   { id: 'asistencia', label: 'Asistencia' },
+  { id: 'webhooks', label: 'Webhooks' },
 ];
 
 /**
@@ -148,7 +151,9 @@ export function App() {
       // the reports: the feature on and reportes:read (GET /me: the admin, the cashier)
       (s.id !== 'reportes' || (state.tenant.features?.reportes && state.can('reportes:read'))) &&
       (s.id !== 'tablas' || state.tenant.features?.genericTables) &&
-      (s.id !== 'asistencia' || state.tenant.features?.rpc),
+      (s.id !== 'asistencia' || state.tenant.features?.rpc) &&
+      // the endpoints and their secrets: the feature on and webhooks:manage (GET /me: the admin)
+      (s.id !== 'webhooks' || (state.tenant.features?.webhooks && state.can('webhooks:manage'))),
   );
   const current = visible.some((s) => s.id === screen) ? screen : 'sala';
 
@@ -212,6 +217,7 @@ export function App() {
         {current === 'reportes' && <Reportes />}
         {current === 'tablas' && <Tables />}
         {current === 'asistencia' && <Attendance />}
+        {current === 'webhooks' && <Webhooks />}
       </main>
       {switching && (
         <div class="backdrop">

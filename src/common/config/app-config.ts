@@ -389,9 +389,9 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     );
   }
   problems.push(...authProblems(config, raw));
-  if (config.WEBHOOKS_LEASE_MS <= config.WEBHOOKS_TIMEOUT_MS) {
+  if (config.WEBHOOKS_LEASE_MS < config.WEBHOOKS_TIMEOUT_MS + 3_000) {
     problems.push(
-      `WEBHOOKS_LEASE_MS must be longer than WEBHOOKS_TIMEOUT_MS (got ${config.WEBHOOKS_LEASE_MS} and ${config.WEBHOOKS_TIMEOUT_MS})`,
+      `WEBHOOKS_LEASE_MS must be at least WEBHOOKS_TIMEOUT_MS + 3000 (got ${config.WEBHOOKS_LEASE_MS} and ${config.WEBHOOKS_TIMEOUT_MS})`,
     );
   }
   if (problems.length > 0) throw new ConfigValidationError(problems);

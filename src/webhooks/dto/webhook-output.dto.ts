@@ -82,7 +82,11 @@ export class EntregaDto {
   webhook_id!: string;
   @ApiProperty({ example: 'comanda.cerrar' }) tipo!: string;
   @ApiProperty({ enum: ENTREGA_ESTADOS, example: 'entregado' }) estado!: EntregaEstado;
-  @ApiProperty({ type: 'integer', example: 1, description: 'Attempts made so far' })
+  @ApiProperty({
+    type: 'integer',
+    example: 1,
+    description: 'Attempts since it was queued or last re-sent (historial has every attempt)',
+  })
   intentos!: number;
   @ApiProperty({
     ...INSTANT,

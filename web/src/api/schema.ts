@@ -4008,9 +4008,9 @@ export interface components {
         | 'comanda.crear'
         | 'comanda.abrir'
         | 'comanda.cerrar'
+        | 'comanda.restaurar'
         | 'comanda.editar'
         | 'comanda.eliminar'
-        | 'comanda.restaurar'
         | 'comanda.agregar_item'
         | 'comanda.modificar_item'
         | 'comanda.quitar_item'
@@ -4130,9 +4130,9 @@ export interface components {
         | 'comanda.crear'
         | 'comanda.abrir'
         | 'comanda.cerrar'
+        | 'comanda.restaurar'
         | 'comanda.editar'
         | 'comanda.eliminar'
-        | 'comanda.restaurar'
         | 'comanda.agregar_item'
         | 'comanda.modificar_item'
         | 'comanda.quitar_item'
@@ -4196,7 +4196,7 @@ export interface components {
        */
       estado: 'pendiente' | 'entregado' | 'fallido';
       /**
-       * @description Attempts made so far
+       * @description Attempts since it was queued or last re-sent (historial has every attempt)
        * @example 1
        */
       intentos: number;
