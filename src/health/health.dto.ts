@@ -32,7 +32,7 @@ export class ConnectionsHealth {
   @ApiProperty({
     type: 'integer',
     description:
-      'LISTEN connections of the webhooks dispatcher open now (one per tenant with an active endpoint, outside the budget)',
+      'LISTEN connections of the webhooks dispatcher open now (one per tenant with the feature on, outside the budget)',
   })
   webhookListeners!: number;
 }

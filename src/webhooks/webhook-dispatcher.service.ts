@@ -11,7 +11,12 @@ import { TenantFeatures } from '../tenancy/tenant-features.service';
 import { parseRetryDelays } from './webhook-events';
 import { sendWebhook } from './webhook-sender';
 import { signatureHeader } from './webhook-signature';
-import { OUTBOX_CHANNEL, WebhooksRepository, type ClaimedMessage } from './webhooks.repository';
+import {
+  OUTBOX_CHANNEL,
+  WebhooksRepository,
+  type ClaimedMessage,
+  type Delivered,
+} from './webhooks.repository';
 
 /** The purge of old messages runs at most this often per tenant and instance. */
 const PURGE_EVERY_MS = 3_600_000;
@@ -25,7 +30,7 @@ const SHUTDOWN_WAIT_MS = 5_000;
 /** One tenant's delivery on this instance. */
 interface TenantWorker {
   slug: string;
-  /** The LISTEN connection, while the tenant has an active endpoint. */
+  /** The LISTEN connection, while the tenant has the feature on. */
   listener: Client | null;
   draining: Promise<void> | null;
   /** Woken while draining: drain again once done (a message may have come meanwhile). */
@@ -39,14 +44,15 @@ interface TenantWorker {
  * Sends the outbox's messages (docs/webhooks.md, "Delivery"). Every instance runs one; they
  * share nothing but the tenant databases:
  *
- * - a tenant with the feature on and an active endpoint gets a LISTEN connection on this
- *   instance: the outbox trigger's notification (delivered at the commit) wakes a drain;
+ * - a tenant with the feature on gets a LISTEN connection on this instance: the outbox
+ *   trigger's notification (delivered at the commit) wakes a drain;
  * - a poll every WEBHOOKS_POLL_MS visits every such tenant anyway (the backstop: a lost
  *   notification, a retry come due, an instance's expired claims) and notices tenants that
  *   switched the feature on or off;
  * - a drain claims due messages (`FOR UPDATE SKIP LOCKED`, a lease of WEBHOOKS_LEASE_MS),
  *   commits the claim and sends them outside any transaction, WEBHOOKS_CONCURRENCY at a time, the
- *   messages of one key (one comanda) one after another in order; each attempt is recorded.
+ *   messages of one key (one comanda) one after another in order; a failed attempt is recorded
+ *   at once, the batch's deliveries together after it.
  *
  * An instance that dies mid-delivery leaves its claimed messages to the others when their lease
  * ends: at least once. A message is not started when its lease would end before its timeout.
@@ -83,7 +89,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     void this.poll();
   }
 
-  /** LISTEN connections open now (one per tenant with an active endpoint). */
+  /** LISTEN connections open now (one per tenant with the feature on). */
   get listenerCount(): number {
     let n = 0;
     for (const worker of this.workers.values()) if (worker.listener) n += 1;
@@ -167,9 +173,10 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
 
   private async drain(worker: TenantWorker): Promise<void> {
     await this.context.run(worker.slug, async () => {
-      const active = await this.repository.anyActive();
-      await this.listen(worker, active);
-      if (!active) return;
+      // listening while the feature is on: the first message of a new endpoint, or the switch
+      // that turns one on again, wakes the tenant at once
+      await this.listen(worker);
+      if (!(await this.repository.anyActive())) return;
       if (Date.now() - worker.lastPurge >= PURGE_EVERY_MS) {
         worker.lastPurge = Date.now();
         const purged = await this.repository.purge();
@@ -217,6 +224,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     const queue = [...groups.values()];
     const leaseEnds = claimedAt + this.config.WEBHOOKS_LEASE_MS;
     const unsent: ClaimedMessage[] = [];
+    const delivered: Delivered[] = [];
     const lanes = Array.from(
       { length: Math.min(this.config.WEBHOOKS_CONCURRENCY, queue.length) },
       async () => {
@@ -230,16 +238,32 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
               unsent.push(...group.slice(i), ...queue.splice(0).flat());
               return;
             }
-            await this.deliver(slug, message);
+            const done = await this.deliver(slug, message);
+            if (done) delivered.push(done);
           }
         }
       },
     );
     await Promise.all(lanes);
+    // the batch's deliveries in one statement (an instance that dies before it sends them again)
+    if (delivered.length > 0) await this.recordDelivered(slug, delivered);
     if (unsent.length > 0) await this.repository.release(unsent);
   }
 
-  private async deliver(slug: string, message: ClaimedMessage): Promise<void> {
+  private async recordDelivered(slug: string, delivered: Delivered[]): Promise<void> {
+    try {
+      await this.repository.recordDelivered(delivered);
+    } catch (error) {
+      // not recorded: they are sent again when their lease ends (at least once)
+      this.logger.warn(
+        { tenant: slug, messages: delivered.length, err: (error as Error).message },
+        'webhooks: deliveries not recorded; they are sent again after their lease',
+      );
+    }
+  }
+
+  /** One attempt; a delivered message is returned for its batch's record, a failure recorded. */
+  private async deliver(slug: string, message: ClaimedMessage): Promise<Delivered | undefined> {
     const startedAt = new Date();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const secrets = message.secreto_anterior
@@ -263,7 +287,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         { tenant: slug, webhook: message.id_webhook, err: (error as Error).message },
         'webhooks: the endpoint secret cannot sign; rotate it',
       );
-      return;
+      return undefined;
     }
     const result = await sendWebhook({
       url: message.url,
@@ -273,11 +297,10 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
     });
     const durationMs = Math.round(result.durationMs);
+    if (result.ok) {
+      return { id_mensaje: message.id_mensaje, status: result.status!, durationMs, startedAt };
+    }
     try {
-      if (result.ok) {
-        await this.repository.recordDelivered(message, { status: result.status!, durationMs });
-        return;
-      }
       const error = result.error ?? `HTTP ${result.status}`;
       const outcome = await this.repository.recordFailed(
         message,
@@ -304,12 +327,8 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     }
   }
 
-  /** Opens the tenant's LISTEN connection while it has an active endpoint; closes it after. */
-  private async listen(worker: TenantWorker, wanted: boolean): Promise<void> {
-    if (!wanted) {
-      await this.closeListener(worker);
-      return;
-    }
+  /** Opens the tenant's LISTEN connection (closed when the feature goes off: `stop`). */
+  private async listen(worker: TenantWorker): Promise<void> {
     if (worker.listener || this.closed) return;
     const client = new Client({
       connectionString: this.dataSources.sessionUrl(this.context.tenant),

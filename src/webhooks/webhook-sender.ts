@@ -1,6 +1,11 @@
-import { request as httpRequest, validateHeaderName, validateHeaderValue } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  validateHeaderName,
+  validateHeaderValue,
+} from 'node:http';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import {
@@ -80,6 +85,26 @@ function refusal(url: URL | undefined, request: WebhookRequest): string | undefi
   return undefined;
 }
 
+/**
+ * The kept-alive connections of the attempts, one pool per scheme and per address rule: every
+ * socket of a pool was opened through the lookup of its rule, so a connection reused by a later
+ * attempt was checked by that same rule (one made while private addresses were allowed never
+ * serves an attempt that forbids them). Keeping connections saves a TCP (and TLS) handshake per
+ * message to a busy receiver.
+ */
+const AGENTS = new Map<string, HttpAgent>();
+
+function agentFor(protocol: string, allowPrivate: boolean): HttpAgent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = AGENTS.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, lookup: guardedLookup(allowPrivate), maxFreeSockets: 16 };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    AGENTS.set(key, agent);
+  }
+  return agent;
+}
+
 function parseUrl(raw: string): URL | undefined {
   try {
     return new URL(raw);
@@ -94,8 +119,8 @@ function parseUrl(raw: string): URL | undefined {
  *
  * - The host is resolved at this moment through guardedLookup, and an IP address in the URL is
  *   checked here, so unless `allowPrivate` the request reaches no private address, whatever the
- *   name resolved to when the URL was saved. A new connection per attempt (no shared agent):
- *   a pooled socket would skip that check.
+ *   name resolved to when the URL was saved. Connections are kept alive in a pool per address
+ *   rule (`agentFor`): a reused socket was checked when it connected, by the same rule.
  * - A redirect is not followed: it could point anywhere, past the address rules; it is a failure
  *   for the tenant to fix.
  * - At most `maxResponseBytes` of the answer are read; then the connection is dropped, and the
@@ -125,7 +150,7 @@ export async function sendWebhook(request: WebhookRequest): Promise<SendResult> 
     method: 'POST',
     headers,
     lookup: guardedLookup(request.allowPrivate),
-    agent: false,
+    agent: agentFor(url.protocol, request.allowPrivate),
   };
 
   return new Promise<SendResult>((resolve) => {
@@ -135,12 +160,15 @@ export async function sendWebhook(request: WebhookRequest): Promise<SendResult> 
     let req: ClientRequest | undefined;
     let settled = false;
 
-    /** Ends the attempt once: `failure` is the error when no status came. */
-    const finish = (failure?: string) => {
+    /**
+     * Ends the attempt once: `failure` is the error when no status came. The connection is
+     * dropped unless the answer was read to its end (then it goes back to the pool).
+     */
+    const finish = (failure?: string, complete = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req?.destroy();
+      if (!complete) req?.destroy();
       const error = status === null ? (failure ?? 'no answer') : statusError(status);
       resolve({
         ok: status !== null && error === null,
@@ -166,7 +194,7 @@ export async function sendWebhook(request: WebhookRequest): Promise<SendResult> 
         received += kept.length;
         if (received >= maxBytes) finish();
       });
-      res.on('end', () => finish());
+      res.on('end', () => finish(undefined, true));
       res.on('error', () => finish());
       res.on('close', () => finish());
     };

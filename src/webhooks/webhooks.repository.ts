@@ -66,6 +66,14 @@ export interface ClaimedMessage {
   lease_until: string;
 }
 
+/** A message a receiver took (2xx), for its batch's record. */
+export interface Delivered {
+  id_mensaje: string;
+  status: number;
+  durationMs: number;
+  startedAt: Date;
+}
+
 /** What recording a failed attempt did to the endpoint. */
 export interface FailureOutcome {
   /** The message was given up (its last retry, or a 410). */
@@ -331,24 +339,33 @@ export class WebhooksRepository extends TenantRepository {
     return row?.due ?? null;
   }
 
-  /** A delivered message: its attempt, its state, and the endpoint's failure record cleared. */
-  async recordDelivered(
-    message: ClaimedMessage,
-    attempt: { status: number; durationMs: number },
-  ): Promise<void> {
+  /**
+   * Delivered messages, in one statement: each its attempt and its state, and their endpoints'
+   * failure records cleared.
+   */
+  async recordDelivered(delivered: Delivered[]): Promise<void> {
     await this.db.query(
-      `WITH m AS (
-         UPDATE webhook_mensajes
-            SET estado = 'entregado', intentos = intentos + 1, fec_entrega = clock_timestamp(),
-                ultimo_status = $2, ultimo_error = NULL
-          WHERE id_mensaje = $1
-         RETURNING id_mensaje, id_webhook),
+      `WITH d AS (
+         SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[])
+                    AS d(id_mensaje, status, duracion_ms, fec)),
+       m AS (
+         UPDATE webhook_mensajes m
+            SET estado = 'entregado', intentos = m.intentos + 1, fec_entrega = clock_timestamp(),
+                ultimo_status = d.status, ultimo_error = NULL
+           FROM d
+          WHERE m.id_mensaje = d.id_mensaje
+         RETURNING m.id_mensaje, m.id_webhook),
        i AS (
-         INSERT INTO webhook_intentos (id_mensaje, status, duracion_ms)
-         SELECT id_mensaje, $2, $3 FROM m)
+         INSERT INTO webhook_intentos (id_mensaje, fec, status, duracion_ms)
+         SELECT d.id_mensaje, d.fec, d.status, d.duracion_ms FROM d JOIN m USING (id_mensaje))
        UPDATE webhooks w SET fallando_desde = NULL
-         FROM m WHERE w.id_webhook = m.id_webhook AND w.fallando_desde IS NOT NULL`,
-      [message.id_mensaje, attempt.status, attempt.durationMs],
+        WHERE w.id_webhook IN (SELECT id_webhook FROM m) AND w.fallando_desde IS NOT NULL`,
+      [
+        delivered.map((d) => d.id_mensaje),
+        delivered.map((d) => d.status),
+        delivered.map((d) => d.durationMs),
+        delivered.map((d) => d.startedAt.toISOString()),
+      ],
     );
   }
 
@@ -372,8 +389,8 @@ export class WebhooksRepository extends TenantRepository {
       const updated = await firstRow<{ estado: string }>(
         tx,
         `WITH i AS (
-           INSERT INTO webhook_intentos (id_mensaje, status, error, duracion_ms)
-           VALUES ($1, $2, $3, $4))
+           INSERT INTO webhook_intentos (id_mensaje, fec, status, error, duracion_ms)
+           VALUES ($1, $7, $2, $3, $4))
          UPDATE webhook_mensajes
             SET intentos = intentos + 1, ultimo_status = $2, ultimo_error = $3,
                 estado = CASE WHEN $5 OR intentos + 1 > cardinality($6::integer[])
@@ -382,7 +399,15 @@ export class WebhooksRepository extends TenantRepository {
                   + coalesce(($6::integer[])[intentos + 1], 0) * interval '1 millisecond'
           WHERE id_mensaje = $1
          RETURNING estado`,
-        [message.id_mensaje, attempt.status, attempt.error, attempt.durationMs, gone, delaysMs],
+        [
+          message.id_mensaje,
+          attempt.status,
+          attempt.error,
+          attempt.durationMs,
+          gone,
+          delaysMs,
+          attempt.startedAt,
+        ],
       );
       if (!endpoint) return { given_up: updated?.estado === 'fallido', disabled: null };
       const since = endpoint.fallando_desde ?? attempt.startedAt;

@@ -230,7 +230,9 @@ describe('webhooks: the outbox and the delivery record (property)', () => {
           const ok = status !== null && status >= 200 && status < 300;
           await context.run<unknown>(SLUG, () =>
             ok
-              ? repository.recordDelivered(message, { status, durationMs: 5 })
+              ? repository.recordDelivered([
+                  { id_mensaje: message.id_mensaje, status, durationMs: 5, startedAt: new Date() },
+                ])
               : repository.recordFailed(
                   message,
                   {
