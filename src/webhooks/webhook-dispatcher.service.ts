@@ -171,12 +171,15 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     return worker.draining;
   }
 
+  /**
+   * Claims and sends until a claim comes back short (a message committed meanwhile notifies, and
+   * wakes the worker again). Two statements for a message alone: its claim and its record.
+   */
   private async drain(worker: TenantWorker): Promise<void> {
     await this.context.run(worker.slug, async () => {
-      // listening while the feature is on: the first message of a new endpoint, or the switch
-      // that turns one on again, wakes the tenant at once
+      // listening while the feature is on: a new endpoint's first message wakes the tenant at
+      // once, not at the next poll
       await this.listen(worker);
-      if (!(await this.repository.anyActive())) return;
       if (Date.now() - worker.lastPurge >= PURGE_EVERY_MS) {
         worker.lastPurge = Date.now();
         const purged = await this.repository.purge();
@@ -184,14 +187,18 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
           this.logger.info({ tenant: worker.slug, purged }, 'webhooks: old messages purged');
       }
       const batchSize = this.config.WEBHOOKS_CONCURRENCY * 4;
+      let retrying = false;
       for (;;) {
         const claimedAt = Date.now();
         const batch = await this.repository.claim(batchSize, this.config.WEBHOOKS_LEASE_MS);
-        if (batch.length === 0) break;
-        await this.deliverBatch(worker.slug, batch, claimedAt);
+        if (batch.length > 0) {
+          retrying = (await this.deliverBatch(worker.slug, batch, claimedAt)) || retrying;
+        }
         if (this.closed) return;
+        if (batch.length < batchSize) break;
       }
-      this.schedule(worker, await this.repository.nextDue());
+      // a retry due before the next poll gets a wake-up of its own
+      if (retrying || worker.timer) this.schedule(worker, await this.repository.nextDue());
     });
   }
 
@@ -213,7 +220,11 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
    * Sends a claimed batch: the messages of one key (one comanda, one till session) one after
    * another in order, the keys side by side, WEBHOOKS_CONCURRENCY at most.
    */
-  private async deliverBatch(slug: string, batch: ClaimedMessage[], claimedAt: number) {
+  private async deliverBatch(
+    slug: string,
+    batch: ClaimedMessage[],
+    claimedAt: number,
+  ): Promise<boolean> {
     const groups = new Map<string, ClaimedMessage[]>();
     for (const message of batch) {
       const key = `${message.id_webhook}|${message.clave ?? message.id_mensaje}`;
@@ -225,6 +236,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     const leaseEnds = claimedAt + this.config.WEBHOOKS_LEASE_MS;
     const unsent: ClaimedMessage[] = [];
     const delivered: Delivered[] = [];
+    let retrying = false;
     const lanes = Array.from(
       { length: Math.min(this.config.WEBHOOKS_CONCURRENCY, queue.length) },
       async () => {
@@ -239,7 +251,8 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
               return;
             }
             const done = await this.deliver(slug, message);
-            if (done) delivered.push(done);
+            if (done === 'retrying') retrying = true;
+            else if (done) delivered.push(done);
           }
         }
       },
@@ -248,6 +261,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     // the batch's deliveries in one statement (an instance that dies before it sends them again)
     if (delivered.length > 0) await this.recordDelivered(slug, delivered);
     if (unsent.length > 0) await this.repository.release(unsent);
+    return retrying;
   }
 
   private async recordDelivered(slug: string, delivered: Delivered[]): Promise<void> {
@@ -262,8 +276,14 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     }
   }
 
-  /** One attempt; a delivered message is returned for its batch's record, a failure recorded. */
-  private async deliver(slug: string, message: ClaimedMessage): Promise<Delivered | undefined> {
+  /**
+   * One attempt: a delivered message is returned for its batch's record; a failure is recorded
+   * at once ('retrying' when the message has a retry ahead).
+   */
+  private async deliver(
+    slug: string,
+    message: ClaimedMessage,
+  ): Promise<Delivered | 'retrying' | undefined> {
     const startedAt = new Date();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const secrets = message.secreto_anterior
@@ -318,6 +338,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
           'webhooks: message given up after its last attempt',
         );
       }
+      if (!outcome.given_up) return 'retrying';
     } catch (error) {
       // the attempt is not recorded: the message is sent again when its lease ends
       this.logger.warn(

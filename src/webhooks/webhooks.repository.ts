@@ -273,15 +273,6 @@ export class WebhooksRepository extends TenantRepository {
   // Delivery (webhook-dispatcher.service.ts)
   // ---------------------------------------------------------------------------------------
 
-  /** Whether any endpoint is on (an instance listens for the tenant only then). */
-  async anyActive(): Promise<boolean> {
-    const row = await firstRow<{ any: boolean }>(
-      this.db,
-      'SELECT EXISTS (SELECT 1 FROM webhooks WHERE activo) AS any',
-    );
-    return row!.any;
-  }
-
   /**
    * Claims up to `limit` due messages of active endpoints: each is this instance's for
    * `leaseMs` (its due time moves forward by that much) and other instances skip it, both while

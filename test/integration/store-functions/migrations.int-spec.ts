@@ -10,6 +10,7 @@ import { Inventario1765000000000 } from '../../../src/database/migrations/tenant
 import { Cocina1765100000000 } from '../../../src/database/migrations/tenant/1765100000000-cocina';
 import { ReportesVentas1765300000000 } from '../../../src/database/migrations/tenant/1765300000000-reportes-ventas';
 import { InventarioCierre1765300000002 } from '../../../src/database/migrations/tenant/1765300000002-inventario-cierre';
+import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1765400000000-webhooks';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -75,6 +76,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new ReportesVentas1765300000000(),
           // the close's consumption written once (inventario_consumir_comanda, replaced)
           new InventarioCierre1765300000002(),
+          // the webhooks' outbox triggers (webhooks_encolar ...), with their tables
+          new Webhooks1765400000000(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

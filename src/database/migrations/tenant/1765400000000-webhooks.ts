@@ -158,24 +158,29 @@ const TRIGGERS = `
   CREATE FUNCTION webhooks_comanda_eventos() RETURNS trigger
   LANGUAGE plpgsql AS $$
   DECLARE
-    v_tipo text;
-    v_data jsonb;
-  BEGIN
-    IF NOT EXISTS (SELECT 1 FROM webhooks WHERE activo) THEN
-      RETURN NULL;
-    END IF;
-    v_tipo := CASE
+    v_tipo text := CASE
       WHEN NEW.accion IN ('pagar', 'anular_pago', 'reembolsar', 'descontar') THEN 'pago.'
       WHEN NEW.accion IN ('enviar', 'disparar', 'preparar', 'listo', 'recuperar', 'entregar') THEN 'cocina.'
       ELSE 'comanda.' END || NEW.accion;
-    SELECT ${IDS_OF('NEW.despues')}
-           || jsonb_build_object('id_comanda', c.id_comanda, 'id_evento', NEW.id_evento,
-                                 'numero_ticket', c.numero_ticket, 'id_mesa', c.id_mesa,
-                                 'version', c.version, 'estado', c.estado,
-                                 'eliminada', c.eliminada, 'total', c.total)
-      INTO v_data
-      FROM comandas c WHERE c.id_comanda = NEW.id_comanda;
-    PERFORM webhooks_encolar(v_tipo, NEW.fec_evento, v_data, 'comanda:' || NEW.id_comanda);
+  BEGIN
+    -- webhooks_encolar's statement, inlined: this trigger runs on every change of a comanda, and
+    -- the comanda is read (and the body built) only for a subscribed endpoint
+    INSERT INTO webhook_mensajes (id_webhook, tipo, clave, cuerpo)
+    SELECT w.id_webhook, v_tipo, 'comanda:' || NEW.id_comanda,
+           json_build_object(
+             'type', v_tipo,
+             'timestamp', to_char(NEW.fec_evento AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+             'data', ${IDS_OF('NEW.despues')}
+                     || jsonb_build_object('id_comanda', c.id_comanda, 'id_evento', NEW.id_evento,
+                                           'numero_ticket', c.numero_ticket, 'id_mesa', c.id_mesa,
+                                           'version', c.version, 'estado', c.estado,
+                                           'eliminada', c.eliminada, 'total', c.total))::text
+      FROM webhooks w JOIN comandas c ON c.id_comanda = NEW.id_comanda
+     WHERE w.activo
+       AND (v_tipo = ANY (w.eventos) OR split_part(v_tipo, '.', 1) || '.*' = ANY (w.eventos));
+    IF FOUND THEN
+      PERFORM pg_notify('webhook_mensajes', '');
+    END IF;
     RETURN NULL;
   END
   $$;
