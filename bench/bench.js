@@ -21,7 +21,9 @@
 //    service with FEATURE_COCINA=true (bench/cocina.js: 20 kitchen screens on 3 stations while
 //    50 sends/s go to the kitchen), the reports on a seventh service (bench/reportes.js: GET
 //    /reportes/ventas over a year of 100,000 closed comandas for every grouping, one request at a
-//    time), and a cold and a warm start of the service.
+//    time), outbound webhooks on an eighth service with FEATURE_WEBHOOKS=true (bench/webhooks.js:
+//    1,000 comanda changes a run with one endpoint against none, commit → delivery to a local
+//    receiver, lost and duplicated messages), and a cold and a warm start of the service.
 // Prints a markdown table; exits 1 if the service answered any error, the PostgreSQL
 // connections exceeded the configured cap, a stream subscriber missed an event, a sign-in
 // failed or the money or stock stages' answers were not as they must be. BENCH_PROFILE=1 also
@@ -30,7 +32,7 @@
 // npm run bench:sign-in), BENCH_COBROS=0 the money stage (alone: npm run bench:cobros),
 // BENCH_INVENTARIO=0 the stock stage (alone: npm run bench:inventario), BENCH_COCINA=0 the
 // kitchen stage (alone: npm run bench:cocina), BENCH_REPORTES=0 the reports stage (alone: npm run
-// bench:reportes).
+// bench:reportes), BENCH_WEBHOOKS=0 the webhooks stage (alone: npm run bench:webhooks).
 require('reflect-metadata');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
@@ -49,6 +51,7 @@ const cobros = require('./cobros');
 const inventario = require('./inventario');
 const cocina = require('./cocina');
 const reportes = require('./reportes');
+const webhooks = require('./webhooks');
 
 const ROOT = join(__dirname, '..');
 const BASELINE_APP = 'comandas-bench-baseline';
@@ -67,6 +70,7 @@ const COBROS = env.BENCH_COBROS !== '0';
 const INVENTARIO = env.BENCH_INVENTARIO !== '0';
 const COCINA = env.BENCH_COCINA !== '0';
 const REPORTES = env.BENCH_REPORTES !== '0';
+const WEBHOOKS = env.BENCH_WEBHOOKS !== '0';
 const PREFIX = 'comandas_bench_';
 const TIME_ZONE = 'America/Lima';
 const MAX_CONNECTIONS = 320; // of the embedded server
@@ -613,6 +617,30 @@ async function main() {
       stoppers.length = 0;
     }
 
+    // outbound webhooks: two tenants of their own (one endpoint, none), a service of its own with
+    // FEATURE_WEBHOOKS=true and the pools of the first service
+    let hooks;
+    if (WEBHOOKS) {
+      const provisioned = await webhooks.provisionTenants({
+        serverUrl,
+        cliEnv,
+        prefix: PREFIX,
+        timeZone: TIME_ZONE,
+      });
+      const hooksService = await webhooks.startService({
+        work,
+        cliEnv,
+        serviceConfig,
+        poolMax: tenantPool,
+      });
+      stoppers.push(hooksService.stop);
+      hooks = await webhooks.webhooksBench({ service: hooksService, provisioned });
+      progress(webhooks.progressLine(hooks, fmt));
+      if (hooks.failed) failed = true;
+      await hooksService.stop();
+      stoppers.length = 0;
+    }
+
     const startup = await startupTimes(work);
 
     console.log(
@@ -680,6 +708,7 @@ async function main() {
     if (stock) console.log(inventario.report(stock, fmt));
     if (kitchen) console.log(cocina.report(kitchen, fmt));
     if (reports) console.log(reportes.report(reports, fmt));
+    if (hooks) console.log(webhooks.report(hooks, fmt));
     console.log(`\nThe bench took ${fmt((Date.now() - benchStarted) / 60_000, 1)} min.`);
     if (PROFILE) {
       const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
@@ -690,7 +719,7 @@ async function main() {
     }
     if (failed) {
       console.error(
-        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money or stock request wrongly, a kitchen screen missed, repeated or misrouted an event, or a report answered an error or a wrong count.',
+        '\nThe service answered errors, exceeded its connection cap, missed stream events, failed a sign-in or answered a money or stock request wrongly, a kitchen screen missed, repeated or misrouted an event, a report answered an error or a wrong count, or a webhook was lost, repeated, wrong or badly signed.',
       );
       process.exitCode = 1;
     }
