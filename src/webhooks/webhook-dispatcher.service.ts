@@ -135,10 +135,17 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         await this.stop(worker);
       }
     }
-    for (let i = 0; i < on.length && !this.closed; i += POLL_CONCURRENCY) {
-      await Promise.all(
-        on.slice(i, i + POLL_CONCURRENCY).map((tenant) => this.wake(this.worker(tenant.slug))),
-      );
+    // a tenant already draining (a slow receiver's batch) drains again when done, without
+    // holding up the others' visit
+    const idle = on
+      .map((tenant) => this.worker(tenant.slug))
+      .filter((worker) => {
+        if (!worker.draining) return true;
+        worker.again = true;
+        return false;
+      });
+    for (let i = 0; i < idle.length && !this.closed; i += POLL_CONCURRENCY) {
+      await Promise.all(idle.slice(i, i + POLL_CONCURRENCY).map((worker) => this.wake(worker)));
     }
   }
 
