@@ -1944,7 +1944,7 @@ export interface components {
       listeners: number;
       /** @description Live streams (GET /comandas/stream) open now */
       streams: number;
-      /** @description LISTEN connections of the webhooks dispatcher open now (one per tenant with an active endpoint, outside the budget) */
+      /** @description LISTEN connections of the webhooks dispatcher open now (one per tenant with the feature on, outside the budget) */
       webhookListeners: number;
     };
     HealthReport: {
