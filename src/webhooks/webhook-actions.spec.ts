@@ -9,7 +9,7 @@ import {
   WEBHOOK_ACTIONS,
   WEBHOOK_ESTADOS,
 } from './webhook-actions';
-import { parseRetryDelays, subscribes, unknownEvents } from './webhook-events';
+import { parseRetryDelays, subscribes, unknownEvents, urlForLogs } from './webhook-events';
 import { WebhooksController } from './webhooks.controller';
 
 describe('webhook actions: one map of action → permission, for the routes and `acciones`', () => {
@@ -82,5 +82,12 @@ describe('webhook event types', () => {
     ]);
     expect(parseRetryDelays(' 250ms , 1d')).toEqual([250, 86_400_000]);
     expect(() => parseRetryDelays('5x')).toThrow('not a duration');
+  });
+
+  it('logs an endpoint by its scheme and host, never its path or query', () => {
+    expect(urlForLogs('https://erp.example.com:8443/hooks/abc?token=s3cr3t')).toBe(
+      'https://erp.example.com:8443',
+    );
+    expect(urlForLogs('nada')).toBe('(not a URL)');
   });
 });

@@ -8,7 +8,7 @@ import { TenantCatalogService } from '../tenancy/tenant-catalog.service';
 import { TenantContext } from '../tenancy/tenant-context';
 import { TenantDataSources } from '../tenancy/tenant-datasources.service';
 import { TenantFeatures } from '../tenancy/tenant-features.service';
-import { parseRetryDelays } from './webhook-events';
+import { parseRetryDelays, urlForLogs } from './webhook-events';
 import { sendWebhook } from './webhook-sender';
 import { signatureHeader } from './webhook-signature';
 import {
@@ -364,7 +364,12 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       );
       if (outcome.disabled) {
         this.logger.warn(
-          { tenant: slug, webhook: message.id_webhook, url: message.url, motivo: outcome.disabled },
+          {
+            tenant: slug,
+            webhook: message.id_webhook,
+            url: urlForLogs(message.url),
+            motivo: outcome.disabled,
+          },
           'webhooks: endpoint switched off',
         );
       } else if (outcome.given_up) {

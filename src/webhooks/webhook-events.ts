@@ -63,3 +63,16 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
 
 /** Messages (and their attempts) older than this are deleted. */
 export const RETENTION_DAYS = 30;
+
+/**
+ * What the logs say of an endpoint's URL: its scheme and host. A receiver's URL may carry a
+ * token in its path or query, and the logs are read by more people than the endpoints are.
+ */
+export function urlForLogs(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return '(not a URL)';
+  }
+}

@@ -12,7 +12,7 @@ import {
 } from './dto/webhook-input.dto';
 import type { EntregaDto, WebhookConSecretoDto, WebhookDto } from './dto/webhook-output.dto';
 import { checkWebhookUrl, WebhookUrlError } from './webhook-address';
-import { unknownEvents } from './webhook-events';
+import { unknownEvents, urlForLogs } from './webhook-events';
 import { newSecret } from './webhook-signature';
 import {
   emptyChange,
@@ -68,7 +68,7 @@ export class WebhooksService {
       newSecret(),
     );
     this.logger.info(
-      { tenant: this.context.tenant.slug, webhook: row.id_webhook, url: row.url },
+      { tenant: this.context.tenant.slug, webhook: row.id_webhook, url: urlForLogs(row.url) },
       'webhook endpoint created',
     );
     return toWebhookWithSecret(row, this.timeZone, this.caller.grants);
