@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 /** A request the receiver got. */
 export interface Received {
@@ -101,5 +102,19 @@ export class WebhookReceiver {
       this.server.closeAllConnections();
       this.server.close(() => resolve());
     });
+  }
+}
+
+/** Whether the Standard Webhooks reference library accepts the request as signed by `secret`. */
+export function signedWith(secret: string, request: Received): boolean {
+  try {
+    new Webhook(secret).verify(request.body, {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    });
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,26 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
-import { Webhook as Signature } from 'standardwebhooks';
 import { STAFF, tokenFor } from '../support/auth';
 import { MENU } from '../support/fixtures';
-import { WebhookReceiver, type Received } from '../support/webhook-receiver';
+import { signedWith, WebhookReceiver } from '../support/webhook-receiver';
 import { WebBrowser } from './support/browser';
 import { expectFitsAtEverySize } from './support/layout';
 import { startServer, STAFF_PINS, type WebServer } from './support/server';
 import { SIGN_IN_PROBE, signInWithPin } from './support/sign-in';
-
-/** Whether the reference library accepts a request the receiver got as signed by `secret`. */
-function signedWith(secret: string, request: Received): boolean {
-  try {
-    new Signature(secret).verify(request.body, {
-      'webhook-id': String(request.headers['webhook-id']),
-      'webhook-timestamp': String(request.headers['webhook-timestamp']),
-      'webhook-signature': String(request.headers['webhook-signature']),
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The console errors the tests cause on purpose: a URL the service refuses (400). */
 const REFUSED = /status of 400/;
