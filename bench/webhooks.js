@@ -51,7 +51,6 @@
 // each tenant's statements per change, BENCH_PROFILE=1 profiles the service,
 // BENCH_WEBHOOKS_POOL_MAX sets its TENANT_POOL_MAX (2).
 require('reflect-metadata');
-const { Buffer } = require('node:buffer');
 const http = require('node:http');
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -59,7 +58,7 @@ const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { Webhook } = require('standardwebhooks');
 const { freePort, run, start, withClient } = require('./support/processes');
-const { percentile } = require('./support/requests');
+const { call, percentile } = require('./support/requests');
 const { startReceiver } = require('./support/webhook-receiver');
 const { fmt, printProfile, runMain, runStandalone } = require('./support/standalone');
 
@@ -177,56 +176,10 @@ function startService({ work, cliEnv, serviceConfig, poolMax, nodeArgs = [] }) {
   })();
 }
 
-/**
- * One request to the service: its status, the time its headers came back (the transaction has
- * committed by then) and its JSON.
- */
-function request(port, agent, tenant, { method, path, body }) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve) => {
-    const sentAt = performance.now();
-    const req = http.request(
-      {
-        agent,
-        host: HOST,
-        port,
-        method,
-        path,
-        headers: {
-          'x-tenant-id': tenant,
-          ...(payload && {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-          }),
-        },
-      },
-      (res) => {
-        const answeredAt = performance.now();
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => {
-          let json;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode, sentAt, answeredAt, text, json });
-        });
-      },
-    );
-    req.on('error', (error) =>
-      resolve({ status: 0, sentAt, answeredAt: NaN, text: String(error), json: undefined }),
-    );
-    req.end(payload);
-  });
-}
-
 /** A request that must answer `status`; its JSON. */
 async function must(port, tenant, status, options) {
   const agent = new http.Agent({ keepAlive: false });
-  const res = await request(port, agent, tenant, options);
+  const res = await call(port, { ...options, tenant, agent });
   agent.destroy();
   if (res.status !== status)
     throw new Error(`${options.method} ${options.path} answered ${res.status}: ${res.text}`);
@@ -284,7 +237,7 @@ async function writeLoad(port, tenant, { changes, concurrency, products, tables 
                 body: { id_producto: product(n + 3), cantidad: 1 },
               }
             : { method: 'PUT', path: `/api/v1/comandas/${comanda}`, body: { action: 'cerrar' } };
-      const res = await request(port, agent, tenant, options);
+      const res = await call(port, { ...options, tenant, agent });
       const expected = accion === 'cerrar' ? 200 : 201;
       const change = {
         n,

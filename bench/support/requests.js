@@ -27,12 +27,14 @@ function latencyFigures(list) {
 /**
  * One request to the service on 127.0.0.1: the tenant's header, a bearer `token` and an `accept`
  * when given, `body` sent as JSON. Resolves with its status, content type, body (text, and JSON
- * when it parses) and duration in milliseconds.
+ * when it parses) and duration in milliseconds; `sentAt` and `answeredAt` are performance.now()
+ * when it was sent and when its headers came back (a write has committed by then).
  */
 function call(port, { method = 'GET', path, tenant, token, accept, body, agent }) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const started = performance.now();
+    let answeredAt = NaN;
     const req = http.request(
       {
         agent,
@@ -51,6 +53,7 @@ function call(port, { method = 'GET', path, tenant, token, accept, body, agent }
         },
       },
       (res) => {
+        answeredAt = performance.now();
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (c) => (text += c));
@@ -67,12 +70,21 @@ function call(port, { method = 'GET', path, tenant, token, accept, body, agent }
             text,
             json,
             ms: performance.now() - started,
+            sentAt: started,
+            answeredAt,
           });
         });
       },
     );
     req.on('error', (error) =>
-      resolve({ status: 0, type: '', text: String(error), ms: performance.now() - started }),
+      resolve({
+        status: 0,
+        type: '',
+        text: String(error),
+        ms: performance.now() - started,
+        sentAt: started,
+        answeredAt,
+      }),
     );
     req.end(payload);
   });
