@@ -58,6 +58,23 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The fields of a form a VALIDATION_FAILED names, each with its messages (`detail` lists one
+ * message per violation, each starting with its field's name), for the form to show at them.
+ */
+export function validationFieldErrors<F extends string>(
+  detail: unknown,
+  fields: readonly F[],
+): Partial<Record<F, string>> {
+  const messages = Array.isArray(detail) ? detail.map(String) : [];
+  const errors: Partial<Record<F, string>> = {};
+  for (const message of messages) {
+    const field = fields.find((f) => message.startsWith(`${f} `));
+    if (field) errors[field] = errors[field] ? `${errors[field]}; ${message}` : message;
+  }
+  return errors;
+}
+
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One per user action: a retry of the same press sends the same key. */

@@ -4,7 +4,7 @@
  * it sends (docs/reservas.md), which field an error is about, and the figures of the day. The
  * shapes are the API's, generated from its OpenAPI document.
  */
-import type { ApiError, Schemas } from '../api';
+import { validationFieldErrors, type ApiError, type Schemas } from '../api';
 import { isDate } from '../dates';
 
 export type Reserva = Schemas['ReservaDto'];
@@ -225,15 +225,8 @@ export function fieldErrorsOf(
       return JSON.stringify(error.detail ?? '').includes('id_mesa')
         ? { id_mesa: `Esa mesa ya no existe${code}` }
         : {};
-    case 'VALIDATION_FAILED': {
-      const messages = Array.isArray(error.detail) ? error.detail.map(String) : [];
-      const errors: Partial<Record<Field, string>> = {};
-      for (const message of messages) {
-        const field = FIELDS.find((f) => message.startsWith(`${f} `));
-        if (field) errors[field] = errors[field] ? `${errors[field]}; ${message}` : message;
-      }
-      return errors;
-    }
+    case 'VALIDATION_FAILED':
+      return validationFieldErrors(error.detail, FIELDS);
     default:
       return {};
   }

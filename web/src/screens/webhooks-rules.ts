@@ -6,7 +6,7 @@
  * and the service's reasons read on the screen. The shapes are the API's, generated from its
  * OpenAPI document.
  */
-import type { ApiError, Schemas } from '../api';
+import { validationFieldErrors, type ApiError, type Schemas } from '../api';
 import { duracion } from '../format';
 
 export type Webhook = Schemas['WebhookDto'];
@@ -316,17 +316,8 @@ export function fieldErrorsOf(
         eventos: `El servicio no conoce ${unknown.length > 0 ? unknown.join(', ') : 'uno de los eventos'}${code}`,
       };
     }
-    case 'VALIDATION_FAILED': {
-      const messages = Array.isArray(error.detail) ? error.detail.map(String) : [];
-      const errors: Partial<Record<Field, string>> = {};
-      for (const message of messages) {
-        const field = (['url', 'descripcion', 'eventos'] as Field[]).find((f) =>
-          message.startsWith(`${f} `),
-        );
-        if (field) errors[field] = errors[field] ? `${errors[field]}; ${message}` : message;
-      }
-      return errors;
-    }
+    case 'VALIDATION_FAILED':
+      return validationFieldErrors<Field>(error.detail, ['url', 'descripcion', 'eventos']);
     default:
       return {};
   }
