@@ -35,6 +35,7 @@ export class Webhooks1765400000000 implements MigrationInterface {
       DROP FUNCTION webhooks_caja_eventos();
       DROP FUNCTION webhooks_comanda_eventos();
       DROP FUNCTION webhooks_encolar(text, timestamptz, jsonb, text);
+      DROP FUNCTION webhooks_suscritos(text);
       DROP TABLE webhook_intentos;
       DROP TABLE webhook_mensajes;
       DROP TABLE webhooks`);
@@ -123,23 +124,31 @@ const TABLES = `
 `;
 
 /**
- * One message per active endpoint subscribed to `p_tipo` (by name or by its module's wildcard),
- * with the thin body `{type, timestamp, data}`; a notification wakes the instances at the commit
- * (PostgreSQL folds a transaction's identical notifications into one).
+ * Who is subscribed to an event type (one rule: the endpoint's `eventos` names it or its module's
+ * wildcard; a SQL function the planner inlines into the statements that use it), and one message
+ * per such endpoint with the thin body `{type, timestamp, data}`; a notification wakes the
+ * instances at the commit (PostgreSQL folds a transaction's identical notifications into one).
  */
 const ENQUEUE = `
+  CREATE FUNCTION webhooks_suscritos(p_tipo text) RETURNS TABLE (id_webhook integer)
+  LANGUAGE sql STABLE AS $$
+    SELECT w.id_webhook FROM webhooks w
+     WHERE w.activo
+       AND (p_tipo = ANY (w.eventos) OR split_part(p_tipo, '.', 1) || '.*' = ANY (w.eventos))
+  $$;
+  COMMENT ON FUNCTION webhooks_suscritos(text) IS
+    'The active endpoints subscribed to an event type, by name or by its module''s wildcard';
+
   CREATE FUNCTION webhooks_encolar(p_tipo text, p_fec timestamptz, p_data jsonb, p_clave text)
   RETURNS void LANGUAGE plpgsql AS $$
   BEGIN
     INSERT INTO webhook_mensajes (id_webhook, tipo, clave, cuerpo)
-    SELECT w.id_webhook, p_tipo, p_clave,
+    SELECT s.id_webhook, p_tipo, p_clave,
            json_build_object(
              'type', p_tipo,
              'timestamp', to_char(p_fec AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
              'data', p_data)::text
-      FROM webhooks w
-     WHERE w.activo
-       AND (p_tipo = ANY (w.eventos) OR split_part(p_tipo, '.', 1) || '.*' = ANY (w.eventos));
+      FROM webhooks_suscritos(p_tipo) s;
     IF FOUND THEN
       PERFORM pg_notify('webhook_mensajes', '');
     END IF;
@@ -163,10 +172,10 @@ const TRIGGERS = `
       WHEN NEW.accion IN ('enviar', 'disparar', 'preparar', 'listo', 'recuperar', 'entregar') THEN 'cocina.'
       ELSE 'comanda.' END || NEW.accion;
   BEGIN
-    -- webhooks_encolar's statement, inlined: this trigger runs on every change of a comanda, and
-    -- the comanda is read (and the body built) only for a subscribed endpoint
+    -- webhooks_encolar's statement with the body built inside it: this trigger runs on every
+    -- change of a comanda, and the comanda is read only for a subscribed endpoint
     INSERT INTO webhook_mensajes (id_webhook, tipo, clave, cuerpo)
-    SELECT w.id_webhook, v_tipo, 'comanda:' || NEW.id_comanda,
+    SELECT s.id_webhook, v_tipo, 'comanda:' || NEW.id_comanda,
            json_build_object(
              'type', v_tipo,
              'timestamp', to_char(NEW.fec_evento AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
@@ -175,9 +184,7 @@ const TRIGGERS = `
                                            'numero_ticket', c.numero_ticket, 'id_mesa', c.id_mesa,
                                            'version', c.version, 'estado', c.estado,
                                            'eliminada', c.eliminada, 'total', c.total))::text
-      FROM webhooks w JOIN comandas c ON c.id_comanda = NEW.id_comanda
-     WHERE w.activo
-       AND (v_tipo = ANY (w.eventos) OR split_part(v_tipo, '.', 1) || '.*' = ANY (w.eventos));
+      FROM webhooks_suscritos(v_tipo) s JOIN comandas c ON c.id_comanda = NEW.id_comanda;
     IF FOUND THEN
       PERFORM pg_notify('webhook_mensajes', '');
     END IF;
