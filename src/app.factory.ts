@@ -12,8 +12,9 @@ import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
 import { unroutedAnswer } from './common/http/route-not-found';
 import { RouteTable } from './common/http/route-table';
 import { webPage } from './common/http/web-page';
+import { refuseDeepJson, refuseHostileInput } from './common/http/hostile-input';
 import { VersionedExpressAdapter } from './common/http/versioned';
-import { text, type Request, type Response } from 'express';
+import { json, text, type Request, type Response } from 'express';
 import type { DatabaseTarget } from './database/database-target';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.service';
 
@@ -68,12 +69,15 @@ export async function createApp(
   // Any JSON value is read (strict: false) so that a body that is not an object gets the
   // precise 400 INVALID_BODY of checkBodyType (src/common/http/body-type.ts, run by the
   // request guard) rather than "not valid JSON".
-  app.useBodyParser('json', { limit: config.BODY_LIMIT, strict: false });
+  // Nested too deep, it is refused before it is parsed (refuseDeepJson).
+  app.use(json({ limit: config.BODY_LIMIT, strict: false, verify: refuseDeepJson }));
   // Clocks in push mode call fixed paths: /iclock/... stays outside /api, with a text body.
   app.setGlobalPrefix('api', { exclude: [{ path: 'iclock/{*path}', method: RequestMethod.ALL }] });
   app.use('/iclock', text({ type: () => true, limit: config.BODY_LIMIT }));
-  // After the body parsers (they call next from stream callbacks): the request context.
+  // After the body parsers (they call next from stream callbacks): the request context, then
+  // the input no route accepts (control characters, prototype keys), refused in one place.
   app.use(openRequestContext);
+  app.use(refuseHostileInput);
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
   app.useGlobalPipes(createValidationPipe());
   setupOpenApi(app, config);

@@ -97,10 +97,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
  */
 export function domainErrorOf(exception: unknown): DomainError {
   if (exception instanceof DomainError) return exception;
-  // Nest wraps body-parser errors (bad JSON, too large) in an HttpException with a cause
-  const bodyParser = fromBodyParserError(
-    exception instanceof HttpException ? exception.cause : exception,
-  );
+  // Nest wraps body-parser errors (bad JSON, too large) in an HttpException with a cause; a
+  // DomainError there is the parser's verdict (a body nested too deep)
+  const cause = exception instanceof HttpException ? exception.cause : exception;
+  if (cause instanceof DomainError) return cause;
+  const bodyParser = fromBodyParserError(cause);
   if (bodyParser) return bodyParser;
   if (exception instanceof HttpException) return fromHttpException(exception);
   const translated = translatePgError(exception);
