@@ -5,7 +5,12 @@ import helmet from 'helmet';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './common/config/app-config';
 import { setupOpenApi } from './common/http/openapi';
-import { createLogger, logDestination, NestLoggerAdapter } from './common/logging/logger';
+import {
+  createLogger,
+  logDestination,
+  NestLoggerAdapter,
+  type LogOutput,
+} from './common/logging/logger';
 import { openRequestContext, requestIdAndLog } from './common/logging/request-logging';
 import { createValidationPipe } from './common/validation';
 import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
@@ -23,8 +28,13 @@ export async function createApp(
   config: AppConfig,
   target: DatabaseTarget,
   imports: AppModuleOptions['imports'] = [],
+  /** Where the log lines go: stdout, or a test's own output. */
+  logTo?: LogOutput,
 ): Promise<NestExpressApplication> {
-  const logger = createLogger(config.LOG_LEVEL, logDestination(config.LOG_FORMAT));
+  const logger = createLogger(
+    config.LOG_LEVEL,
+    logTo ? (logDestination(config.LOG_FORMAT, logTo) ?? logTo) : logDestination(config.LOG_FORMAT),
+  );
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, target, imports, logger }),
     // Express, writing a @Versioned() answer's ETag as it replies

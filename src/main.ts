@@ -14,7 +14,7 @@ import { migratesTenantsAtStart, migrateTenantsAtStart } from './tenancy/start-u
 import { EmbeddedPostgresError } from './database/embedded-postgres';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { webPage } from './common/http/web-page';
-import { logDestination } from './common/logging/logger';
+import { errorForLog, logDestination } from './common/logging/logger';
 
 /**
  * The application's modules (Nest and everything under it) take about a second to load: they
@@ -76,7 +76,12 @@ function banner(config: AppConfig): string {
 async function main(): Promise<void> {
   const config = readConfig();
   const log = pino(
-    { level: config.LOG_LEVEL, base: { pid: process.pid }, name: 'boot' },
+    {
+      level: config.LOG_LEVEL,
+      base: { pid: process.pid },
+      name: 'boot',
+      serializers: { err: errorForLog },
+    },
     logDestination(config.LOG_FORMAT) ?? pino.destination(1),
   );
   let database: DatabaseHandle | undefined;

@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { createApp, startBackgroundWork } from '../../src/app.factory';
 import type { AppModuleOptions } from '../../src/app.module';
+import type { LogOutput } from '../../src/common/logging/logger';
 import { TestDatabases } from './test-databases';
 
 export interface TestApp {
@@ -16,9 +17,11 @@ export async function startTestApp(
   env: Record<string, string> = {},
   dbs?: TestDatabases,
   imports: AppModuleOptions['imports'] = [],
+  /** Where the app's log lines go (a test that reads them); stdout by default. */
+  logTo?: LogOutput,
 ): Promise<TestApp> {
   const databases = dbs ?? (await TestDatabases.create());
-  const app = await createApp(databases.config(env), databases.target, imports);
+  const app = await createApp(databases.config(env), databases.target, imports, logTo);
   startBackgroundWork(app);
   return {
     app,

@@ -1,5 +1,5 @@
 import { RequestContext } from '../context/request-context';
-import { createLogger, logDestination, logFormat, type LogOutput } from './logger';
+import { createLogger, errorForLog, logDestination, logFormat, type LogOutput } from './logger';
 
 /** An output that records what is written to it, a terminal or not. */
 function output(isTTY: boolean): LogOutput & { lines: string[] } {
@@ -62,5 +62,34 @@ describe('the request bindings of the log lines', () => {
     expect(second).toMatchObject({ requestId: 'r-1', tenant: 'demo', msg: 'request completed' });
     expect(second).not.toHaveProperty('code');
     expect(second).not.toHaveProperty('status');
+  });
+});
+
+describe('an error in a log line', () => {
+  it('keeps what explains a failed statement, never the values it was sent', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const error = Object.assign(new Error('new row violates check constraint "ck_x"'), {
+      code: '23514',
+      query: 'INSERT INTO clientes (nombre, documento) VALUES ($1, $2)',
+      detail: 'Failing row contains (7, Secreto Pérez, 999888777, null).',
+      parameters: ['Secreto Pérez', '999888777'],
+      driverError: { code: '23505', detail: 'Key (documento)=(999888777) already exists.' },
+    });
+    logger.error({ err: error }, 'failed');
+    const line = lines[0];
+    expect(line).not.toContain('Secreto');
+    expect(line).not.toContain('999888777');
+    const { err } = JSON.parse(line) as { err: Record<string, unknown> };
+    expect(err).toMatchObject({
+      message: 'new row violates check constraint "ck_x"',
+      code: '23514',
+      query: 'INSERT INTO clientes (nombre, documento) VALUES ($1, $2)',
+      detail: 'Failing row contains (values not logged).',
+      driverError: { code: '23505', detail: 'Key (documento)=(values not logged) already exists.' },
+    });
+    expect(typeof err.stack).toBe('string');
+    expect(err).not.toHaveProperty('parameters');
+    expect(errorForLog('a text')).toBe('a text');
   });
 });

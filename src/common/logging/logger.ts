@@ -41,6 +41,39 @@ export function logDestination(
   return { write: (line: string) => void output.write(prettify(line)) };
 }
 
+/** What a database error's `detail` says with the row's or the key's values taken out. */
+function detailWithoutValues(detail: string): string {
+  if (detail.startsWith('Failing row contains')) return 'Failing row contains (values not logged).';
+  return detail.replace(
+    /=\(.*?\)( already exists| is not present| is still referenced| conflicts)/g,
+    '=(values not logged)$1',
+  );
+}
+
+function scrubbed(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > 3) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    // a statement's bound values: a secret, a URL with its token, a customer's data
+    if (key === 'parameters') continue;
+    out[key] =
+      key === 'detail' && typeof field === 'string'
+        ? detailWithoutValues(field)
+        : scrubbed(field, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * pino's serializer of an `err` field, without what a failed statement carries of the values it
+ * was sent (TypeORM's QueryFailedError keeps them as `parameters`, PostgreSQL repeats a row's or
+ * a key's values in `detail`): a log never holds a bound value (docs/security.md).
+ */
+export function errorForLog(error: unknown): unknown {
+  if (typeof error !== 'object' || error === null) return error;
+  return scrubbed(pino.stdSerializers.err(error as Error), 0);
+}
+
 /**
  * The service's logger: pino writing JSON lines, or readable ones (see logDestination). Every
  * line written inside a request (or a CLI job's context) carries the request id, tenant and user
@@ -56,6 +89,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     // request's bindings, so they would reach every later line of the request (an error's
     // `err` and `code` on its `request completed` line): merge into a new object instead
     mixinMergeStrategy: (line: object, bindings: object) => ({ ...bindings, ...line }),
+    serializers: { err: errorForLog },
   };
   return destination ? pino(options, destination) : pino(options);
 }
