@@ -18,6 +18,7 @@ import { unroutedAnswer } from './common/http/route-not-found';
 import { RouteTable } from './common/http/route-table';
 import { webPage } from './common/http/web-page';
 import { refuseDeepJson, refuseHostileInput } from './common/http/hostile-input';
+import { applyServerLimits } from './common/http/server-limits';
 import { VersionedExpressAdapter } from './common/http/versioned';
 import { json, text, type Request, type Response } from 'express';
 import type { DatabaseTarget } from './database/database-target';
@@ -46,6 +47,7 @@ export async function createApp(
     },
   );
   app.disable('x-powered-by');
+  applyServerLimits(app.getHttpServer(), config);
   // the client's address (rate limit, PIN lockout) from X-Forwarded-For only through the proxies
   // TRUST_PROXY names
   const proxies = config.TRUST_PROXY.trim();

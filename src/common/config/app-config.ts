@@ -174,6 +174,39 @@ export class AppConfig {
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'a size like 100kb or 1mb' })
   BODY_LIMIT = '1mb';
 
+  /**
+   * The HTTP server's limits (docs/security.md): connections open at once (more are closed as
+   * they come; keep it above SSE_MAX_CLIENTS, each live stream holds one).
+   */
+  @EnvInt(16, 1_000_000)
+  HTTP_MAX_CONNECTIONS = 4_096;
+
+  /**
+   * A connection must send a request's head within this (a new connection too, from its first
+   * moment); an idle connection with no request is closed after it.
+   */
+  @EnvInt(100, 600_000)
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** A request, head and body, must be received within this (408); 0: no limit. */
+  @EnvInt(0, 3_600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 300_000;
+
+  /** How long a connection stays open between two requests. */
+  @EnvInt(100, 600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  /**
+   * A request body must arrive at this pace on average after its first 5 seconds, or it is cut
+   * (408, connection closed); 0: no pace asked.
+   */
+  @EnvInt(0, 100_000_000)
+  HTTP_BODY_MIN_BYTES_PER_S = 1_024;
+
+  /** The largest request head (request line and headers) accepted (431 beyond). */
+  @EnvInt(1_024, 1_048_576)
+  HTTP_MAX_HEADER_BYTES = 16_384;
+
   /** Requests a client may make to one tenant per RATE_LIMIT_WINDOW_MS (0: no limit). */
   @EnvInt(0, 1_000_000)
   RATE_LIMIT_MAX = 1_200;
@@ -389,6 +422,19 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     );
   }
   problems.push(...authProblems(config, raw));
+  if (
+    config.HTTP_REQUEST_TIMEOUT_MS !== 0 &&
+    config.HTTP_REQUEST_TIMEOUT_MS < config.HTTP_HEADERS_TIMEOUT_MS
+  ) {
+    problems.push(
+      `HTTP_REQUEST_TIMEOUT_MS must be 0 or at least HTTP_HEADERS_TIMEOUT_MS (got ${config.HTTP_REQUEST_TIMEOUT_MS} and ${config.HTTP_HEADERS_TIMEOUT_MS})`,
+    );
+  }
+  if (config.HTTP_MAX_CONNECTIONS <= config.SSE_MAX_CLIENTS) {
+    problems.push(
+      `HTTP_MAX_CONNECTIONS must be above SSE_MAX_CLIENTS, each live stream holds a connection (got ${config.HTTP_MAX_CONNECTIONS} and ${config.SSE_MAX_CLIENTS})`,
+    );
+  }
   if (config.WEBHOOKS_LEASE_MS < config.WEBHOOKS_TIMEOUT_MS + 3_000) {
     problems.push(
       `WEBHOOKS_LEASE_MS must be at least WEBHOOKS_TIMEOUT_MS + 3000 (got ${config.WEBHOOKS_LEASE_MS} and ${config.WEBHOOKS_TIMEOUT_MS})`,
