@@ -24,11 +24,14 @@ import { TenantGuard } from './tenancy/tenant.guard';
  *
  * 1. the route's feature is on (FeatureGuard: a switched-off feature answers 404 exactly like
  *    an unknown route, to everyone, so neither a rate limit nor a token check reveals it);
- * 2. the rate limit (RateLimitGuard, 429 with Retry-After past RATE_LIMIT_MAX requests of a
- *    client to one tenant), when RATE_LIMIT_MAX is not 0; before the tenant, so floods of
- *    unknown tenants are limited too;
- * 3. the token (AuthenticationGuard, AUTH_MODE=jwt: 401 without a valid Bearer token, 403
- *    TENANT_MISMATCH), before anything about the tenant is told, so tenants cannot be
+ * 2. the token is read (AuthenticationGuard, AUTH_MODE=jwt), but its refusal (401 without a
+ *    valid Bearer token, 403 TENANT_MISMATCH) waits for the rate limit, which counts a refused
+ *    caller by its address alone;
+ * 3. the rate limit (RateLimitGuard, 429 with Retry-After past RATE_LIMIT_MAX requests), when
+ *    RATE_LIMIT_MAX is not 0: per client of a tenant the catalog knows and the caller passed
+ *    authentication for, otherwise per client address whatever X-Tenant-ID says (floods of
+ *    unknown tenants or bad tokens are limited, and buy no budget by varying the header);
+ *    then the token's refusal, before anything about the tenant is told, so tenants cannot be
  *    enumerated;
  * 4. the tenant (TenantGuard: 400 / 404 / 403 / 503 from the middleware's verdict), whose
  *    DataSource is then held for the request;
@@ -90,15 +93,19 @@ export class RequestGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     this.feature.canActivate(context);
-    if (this.rateLimited)
-      return this.rateLimit
-        .canActivate(context)
-        .then((allowed) => allowed && this.afterRate(context));
-    return this.afterRate(context);
+    const refusal = this.authentication.authenticate(context);
+    if (this.rateLimited) {
+      if (refusal) this.rateLimit.countByClientOnly(context.switchToHttp().getRequest<object>());
+      return this.rateLimit.canActivate(context).then((allowed) => {
+        if (refusal) throw refusal;
+        return allowed && this.afterAuthentication(context);
+      });
+    }
+    if (refusal) throw refusal;
+    return this.afterAuthentication(context);
   }
 
-  private afterRate(context: ExecutionContext): boolean | Promise<boolean> {
-    this.authentication.canActivate(context);
+  private afterAuthentication(context: ExecutionContext): boolean | Promise<boolean> {
     const tenant = this.tenant.check(context);
     if (tenant) return tenant.then(() => this.afterTenant(context));
     return this.afterTenant(context);

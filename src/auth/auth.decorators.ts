@@ -32,6 +32,8 @@ export interface AuthenticatedUser {
   sessionId?: string;
   /** The token's `exp`, in seconds since the epoch. */
   expiresAt?: number;
+  /** The token's `iat`, in seconds since the epoch, when it has one. */
+  issuedAt?: number;
 }
 
 export type RequestWithUser = Request & { user?: AuthenticatedUser };

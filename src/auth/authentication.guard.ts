@@ -3,6 +3,7 @@ import { routeMetadata, type RoutePlans } from '../common/http/route-plans';
 import { RouteTable } from '../common/http/route-table';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
+import { DomainError } from '../common/errors/domain-error';
 import { TenantContext } from '../tenancy/tenant-context';
 import { tenantMismatch, unauthenticated } from './auth.errors';
 import {
@@ -36,9 +37,30 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.config.AUTH_MODE === 'off' || context.getType() !== 'http') return true;
+    const refusal = this.authenticate(context);
+    if (refusal) throw refusal;
+    return true;
+  }
+
+  /**
+   * The check without the throw (the request guard counts a refused caller by its address
+   * before it answers): undefined when the caller may go on, with `request.user` set for a
+   * token, else the 401 / 403 to answer.
+   */
+  authenticate(context: ExecutionContext): DomainError | undefined {
+    try {
+      this.check(context);
+      return undefined;
+    } catch (error) {
+      if (error instanceof DomainError) return error;
+      throw error;
+    }
+  }
+
+  private check(context: ExecutionContext): void {
+    if (this.config.AUTH_MODE === 'off' || context.getType() !== 'http') return;
     const plan = this.plans.of(context);
-    if (plan.isPublic) return true;
+    if (plan.isPublic) return;
     const request = context.switchToHttp().getRequest<RequestWithUser>();
     const fromQuery = plan.queryToken && this.fromQuery(request);
     const claims = this.verifier.verify(this.tokenOf(fromQuery, request));
@@ -46,12 +68,6 @@ export class AuthenticationGuard implements CanActivate {
     const requested = this.tenants.requestedSlug;
     if (requested !== undefined && requested !== claims.tenant)
       throw tenantMismatch(claims.tenant, requested);
-    request.user = {
-      id_usuario: claims.userId,
-      tenant: claims.tenant,
-      sessionId: claims.sessionId,
-      expiresAt: claims.expiresAt,
-    };
     if (fromQuery) {
       const left = claims.expiresAt - Math.floor(Date.now() / 1000);
       if (left > QUERY_TOKEN_MAX_SECONDS)
@@ -60,7 +76,13 @@ export class AuthenticationGuard implements CanActivate {
           `A token in the query must expire within ${QUERY_TOKEN_MAX_SECONDS} s (npm run token -- --expires-in 5m); send longer ones in the Authorization header`,
         );
     }
-    return true;
+    request.user = {
+      id_usuario: claims.userId,
+      tenant: claims.tenant,
+      sessionId: claims.sessionId,
+      expiresAt: claims.expiresAt,
+      issuedAt: claims.issuedAt,
+    };
   }
 
   /** The Authorization header's token; on a @QueryToken() route without one, ?access_token=. */

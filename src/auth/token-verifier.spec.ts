@@ -76,9 +76,14 @@ describe('bearerToken', () => {
 describe('TokenVerifier with a shared secret (HS256)', () => {
   const verifier = () => new TokenVerifier(loadTokenKeys(config({ AUTH_JWT_SECRET: SECRET })));
 
-  it('returns the user, the tenant and the expiry of a valid token', () => {
+  it('returns the user, the tenant, the expiry and the issue time of a valid token', () => {
     const claims = verifier().verify(hs({ tenant: 'demo' }));
-    expect(claims).toEqual({ userId: 4, tenant: 'demo', expiresAt: expect.any(Number) });
+    expect(claims).toEqual({
+      userId: 4,
+      tenant: 'demo',
+      expiresAt: expect.any(Number),
+      issuedAt: expect.any(Number),
+    });
     expect(claims.expiresAt * 1000).toBeGreaterThan(Date.now());
   });
 

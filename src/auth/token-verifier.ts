@@ -23,6 +23,8 @@ export interface TokenClaims {
   expiresAt: number;
   /** `jti`: the session of a token issued by sign-in (docs/sign-in.md), which logout revokes. */
   sessionId?: string;
+  /** `iat`, in seconds since the epoch, when the token says when it was issued. */
+  issuedAt?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -79,7 +81,13 @@ export class TokenVerifier {
     const jti = payload.jti;
     if (jti !== undefined && (typeof jti !== 'string' || !UUID.test(jti)))
       throw unauthenticated('invalid_claims', 'The token id (jti) must be a UUID');
-    return { userId, tenant, expiresAt: payload.exp, ...(jti ? { sessionId: jti } : {}) };
+    return {
+      userId,
+      tenant,
+      expiresAt: payload.exp,
+      ...(jti ? { sessionId: jti } : {}),
+      ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat } : {}),
+    };
   }
 
   private keyFor(alg: string, kid: string | undefined): KeyObject {

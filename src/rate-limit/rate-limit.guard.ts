@@ -13,14 +13,20 @@ import { TooManyRequestsError } from '../common/errors/domain-error';
 import { TenantContext } from '../tenancy/tenant-context';
 
 /**
- * RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS for each tenant and client (@nestjs/throttler:
+ * RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS for each client of a tenant (@nestjs/throttler:
  * in memory, each instance counting its own; with REDIS_URL, in Redis, shared by every instance
- * and failing open, see redis-rate-limit.storage.ts). The tenant is the one the request's
- * X-Tenant-ID names (TenantContext.requestedSlug); a clock pushing to /iclock is a client by its
- * serial. Past the limit: 429 RATE_LIMITED with Retry-After.
+ * and failing open, see redis-rate-limit.storage.ts). The client is its address (TRUST_PROXY says
+ * when a forwarded one is believed). The tenant counts only when it is one the catalog knows and
+ * the caller passed authentication: a request without a valid tenant or token (an unknown
+ * X-Tenant-ID, a bad token, a time clock, whose serial proves nothing) is counted under its
+ * address alone, whatever its headers say, so varying them buys no budget and costs no memory.
+ * Past the limit: 429 RATE_LIMITED with Retry-After.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  /** The requests counted by their client alone (refused by authentication). */
+  private readonly byClientOnly = new WeakSet<object>();
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
@@ -30,11 +36,16 @@ export class RateLimitGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
+  /** Counts this request under its client's address alone (the caller is not authenticated). */
+  countByClientOnly(request: object): void {
+    this.byClientOnly.add(request);
+  }
+
   protected override getTracker(req: Record<string, unknown>): Promise<string> {
     const request = req as unknown as Request;
-    const serial = request.path.startsWith('/iclock/') ? request.query.SN : undefined;
-    const client = typeof serial === 'string' ? `device:${serial}` : (request.ip ?? 'unknown');
-    return Promise.resolve(`${this.tenants.requestedSlug ?? '-'}|${client}`);
+    const client = request.ip ?? 'unknown';
+    const tenant = this.byClientOnly.has(req) ? undefined : this.tenants.knownSlug;
+    return Promise.resolve(`${tenant ?? '-'}|${client}`);
   }
 
   protected override throwThrottlingException(
@@ -42,8 +53,11 @@ export class RateLimitGuard extends ThrottlerGuard {
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
     const retryAfter = Math.max(1, Math.ceil(detail.timeToBlockExpire));
+    const who = detail.tracker.startsWith('-|')
+      ? 'from an address without a known tenant or a valid token'
+      : 'for a client of a tenant';
     throw new TooManyRequestsError(
-      `Too many requests: at most ${detail.limit} every ${Math.round(detail.ttl / 1000)} s for a client of a tenant; retry in ${retryAfter} s`,
+      `Too many requests: at most ${detail.limit} every ${Math.round(detail.ttl / 1000)} s ${who}; retry in ${retryAfter} s`,
       retryAfter,
     );
   }

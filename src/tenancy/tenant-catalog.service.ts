@@ -6,6 +6,12 @@ import { APP_CONFIG, CONTROL_CONNECTION } from '../common/config/config.tokens';
 import { Tenant } from './entities/tenant.entity';
 import { tenantNotFound, tenantProvisioning, tenantSuspended } from './tenancy.errors';
 
+/**
+ * The most catalog rows (and absences: an unknown slug is cached too, so a flood of one costs one
+ * query) kept: past it the expired go, then the oldest.
+ */
+const CACHE_MAX = 10_000;
+
 interface CachedTenant {
   tenant: Tenant | null;
   expires: number;
@@ -41,9 +47,25 @@ export class TenantCatalogService {
     }
     const tenant = await pending;
     if (this.config.TENANT_CACHE_TTL_MS > 0) {
+      this.cache.delete(slug);
       this.cache.set(slug, { tenant, expires: now + this.config.TENANT_CACHE_TTL_MS });
+      if (this.cache.size > CACHE_MAX) this.trim(now);
     }
     return tenant;
+  }
+
+  /** How many catalog rows (and absences) are cached. */
+  get cachedCount(): number {
+    return this.cache.size;
+  }
+
+  /** Drops the expired entries, then the oldest while there are too many. */
+  private trim(now: number): void {
+    for (const [slug, entry] of this.cache) if (entry.expires <= now) this.cache.delete(slug);
+    for (const slug of this.cache.keys()) {
+      if (this.cache.size <= CACHE_MAX) break;
+      this.cache.delete(slug);
+    }
   }
 
   /** The tenant, refusing unknown, suspended and half-provisioned ones. */

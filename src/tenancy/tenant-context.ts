@@ -75,6 +75,15 @@ export class TenantContext {
   }
 
   /**
+   * The slug of the tenant the request names when the catalog has it (active, suspended or
+   * being provisioned); undefined for an unknown or malformed one, or outside a request. What
+   * the rate limit counts a client's requests under.
+   */
+  get knownSlug(): string | undefined {
+    return RequestContext.get(TENANT_KEYS.tenant)?.slug;
+  }
+
+  /**
    * Runs `work` inside the context of tenant `slug` (CLI commands, jobs, imports): the same
    * checks as a request (the tenant must exist and be active) and the same DataSource cache.
    */
