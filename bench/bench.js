@@ -356,6 +356,9 @@ async function main() {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         FEATURE_GENERIC_TABLES: 'true',
+        // the live stream stage puts all its subscribers on one tenant: a fan-out measure, more
+        // streams than one restaurant's share (SSE_MAX_PER_TENANT, 100 by default)
+        SSE_MAX_PER_TENANT: env.BENCH_STREAM_SUBSCRIBERS ?? '200',
       },
       'is listening on',
       join(work, 'service.log'),

@@ -3,6 +3,7 @@ import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { CallerPermissions } from './caller-permissions';
+import { LiveSessions } from './live-sessions';
 import { MeController } from './me.controller';
 import { StaffCache } from './staff-cache';
 import { StaffRepository } from './staff.repository';
@@ -31,12 +32,13 @@ import { TokenVerifier } from './token-verifier';
     },
     StaffRepository,
     CallerPermissions,
+    LiveSessions,
     {
       provide: StaffCache,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new StaffCache(config.TENANT_CACHE_TTL_MS),
     },
   ],
-  exports: [TokenVerifier, StaffRepository, CallerPermissions, StaffCache],
+  exports: [TokenVerifier, StaffRepository, CallerPermissions, StaffCache, LiveSessions],
 })
 export class AuthModule {}

@@ -5,15 +5,18 @@ import { TENANT_FEATURES, type TenantFeature } from '../common/config/features';
 import { ContextKey, RequestContext } from '../common/context/request-context';
 import { TenantFeatures } from '../tenancy/tenant-features.service';
 import { TENANT_KEYS } from '../tenancy/tenant-context.keys';
+import type { AuthenticatedUser } from './auth.decorators';
 import { Grants } from './grants';
 import { FEATURE_OF_PERMISSION, type Permission } from './permissions';
 
-/** The auth module's slot in the request context: what the request's user may do. */
+/** The auth module's slots in the request context: what the request's user may do, and who. */
 const CALLER_GRANTS = new ContextKey<Grants>('callerGrants');
+const CALLER_USER = new ContextKey<AuthenticatedUser>('callerUser');
 
 /** Kept by the permission guard once it has read the user's roles (AUTH_MODE=jwt). */
-export function assignCallerGrants(grants: Grants): void {
+export function assignCallerGrants(grants: Grants, user: AuthenticatedUser): void {
   RequestContext.set(CALLER_GRANTS, grants);
+  RequestContext.set(CALLER_USER, user);
 }
 
 /**
@@ -32,6 +35,11 @@ export class CallerPermissions {
     private readonly features: TenantFeatures,
   ) {
     this.open = config.AUTH_MODE === 'off';
+  }
+
+  /** The request's authenticated user (AUTH_MODE=jwt, once the permission guard checked them). */
+  get user(): AuthenticatedUser | undefined {
+    return RequestContext.get(CALLER_USER);
   }
 
   get grants(): Grants {

@@ -14,6 +14,7 @@ import {
 } from './auth.decorators';
 import { assignCallerGrants } from './caller-permissions';
 import { Grants } from './grants';
+import { sessionProblem } from './session-validity';
 import type { Permission } from './permissions';
 import { StaffCache } from './staff-cache';
 import { StaffRepository } from './staff.repository';
@@ -71,21 +72,13 @@ export class PermissionGuard implements CanActivate {
     const member = await this.cache.get(user.tenant, user.id_usuario, () =>
       this.staff.findWithSessions(user.id_usuario),
     );
-    if (!member?.activo)
-      throw unauthenticated(
-        'unknown_user',
-        `The token's user ${user.id_usuario} is not an active user of tenant "${user.tenant}"`,
-      );
-    if (user.sessionId !== undefined && member.revocadas.includes(user.sessionId))
-      throw unauthenticated(
-        'session_ended',
-        'This session has ended (signed out, or the credentials changed): sign in again',
-      );
+    const problem = sessionProblem(member, user);
+    if (problem) throw unauthenticated(problem.reason, problem.message);
     RequestContext.assignLog({ user: user.id_usuario });
-    const grants = Grants.ofRoles(member.roles);
-    assignCallerGrants(grants);
+    const grants = Grants.ofRoles(member!.roles);
+    assignCallerGrants(grants, user);
     if (required === undefined) return;
     const permission = typeof required === 'function' ? required(request) : required;
-    if (!grants.has(permission)) throw forbidden(permission, member.roles);
+    if (!grants.has(permission)) throw forbidden(permission, member!.roles);
   }
 }

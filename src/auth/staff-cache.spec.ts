@@ -3,6 +3,7 @@ import type { StaffSessions } from './staff.repository';
 
 const member = (id: number, roles: string[] = ['mozo']): StaffSessions => ({
   revocadas: [],
+  tokens_desde: null,
   id_usuario: id,
   documento: String(40000000 + id),
   nombre: `User ${id}`,

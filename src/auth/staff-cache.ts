@@ -15,6 +15,7 @@ interface Entry {
  */
 export class StaffCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly forgetListeners: ((tenant: string, userId: number) => void)[] = [];
 
   constructor(
     private readonly ttlMs: number,
@@ -48,6 +49,12 @@ export class StaffCache {
    */
   forget(tenant: string, userId: number): void {
     this.entries.delete(`${tenant}\u0000${userId}`);
+    for (const listener of this.forgetListeners) listener(tenant, userId);
+  }
+
+  /** Calls `listener` when a user is forgotten (their sessions may have just ended). */
+  onForget(listener: (tenant: string, userId: number) => void): void {
+    this.forgetListeners.push(listener);
   }
 
   get size(): number {

@@ -15,6 +15,8 @@ export interface StaffMember {
 export interface StaffSessions extends StaffMember {
   /** The `jti` of their revoked sign-in sessions that have not expired yet (the deny-list). */
   revocadas: string[];
+  /** Tokens issued before this are refused (set when the user was deactivated). */
+  tokens_desde: Date | null;
 }
 
 /** The role names of the user `u` (usuarios aliased u), sorted: `${ROLES_OF_U} AS roles`. */
@@ -36,7 +38,8 @@ export class StaffRepository extends TenantRepository {
               COALESCE((SELECT array_agg(s.jti::text)
                           FROM sesiones_usuario s
                          WHERE s.id_usuario = u.id_usuario AND s.revocada IS NOT NULL
-                           AND s.expira > now()), '{}') AS revocadas
+                           AND s.expira > now()), '{}') AS revocadas,
+              u.tokens_desde
          FROM usuarios u
         WHERE u.id_usuario = $1`,
       [id],

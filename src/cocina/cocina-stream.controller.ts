@@ -76,7 +76,8 @@ export class CocinaStreamController {
       'disparar, preparar, listo, recuperar, entregar) touching its tickets, and transferir, dividir, ' +
       'unir, quitar_item, modificar_item, eliminar of comandas it has tickets of. `data:` is the ' +
       'comanda stream’s event with `envios` (the ticket ids it changed; refetch them) and `estaciones`. ' +
-      'Last-Event-ID resumes; a heartbeat every 15 s.',
+      'Last-Event-ID resumes; a heartbeat every 15 s. The shares and the end of a session are those ' +
+      'of the comanda stream.',
   })
   @ApiHeader({
     name: 'Last-Event-ID',
@@ -93,6 +94,7 @@ export class CocinaStreamController {
     ERRORS.VALIDATION_FAILED,
     ERRORS.INVALID_LAST_EVENT_ID,
     ERRORS.TOO_MANY_STREAMS,
+    ERRORS.TOO_MANY_STREAMS_SHARE,
     COCINA_ERRORS.ESTACION_NOT_FOUND,
   )
   async stream(

@@ -83,7 +83,11 @@ describe('live stream of comandas', () => {
     ).body as { id_comanda: number; lineas: { id_item: number }[]; version: number };
 
   beforeAll(async () => {
-    t = await startTestApp({ FEATURE_GENERIC_TABLES: 'true', SSE_MAX_CLIENTS: '400' });
+    t = await startTestApp({
+      FEATURE_GENERIC_TABLES: 'true',
+      SSE_MAX_CLIENTS: '400',
+      SSE_MAX_PER_TENANT: '400',
+    });
     await t.app.listen(0, '127.0.0.1');
     for (const slug of ['vivo', 'otro', 'rafaga']) {
       await t.dbs.createTenant(slug);

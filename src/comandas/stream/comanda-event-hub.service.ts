@@ -5,8 +5,11 @@ import type { AppConfig } from '../../common/config/app-config';
 import { APP_CONFIG } from '../../common/config/config.tokens';
 import {
   DatabaseUnavailableError,
+  DomainError,
   ServiceUnavailableError,
 } from '../../common/errors/domain-error';
+import type { AuthenticatedUser } from '../../auth/auth.decorators';
+import { LiveSessions } from '../../auth/live-sessions';
 import { AppLogger, type Logger } from '../../common/logging/logger';
 import { TenantContext } from '../../tenancy/tenant-context';
 import { TenantDataSources } from '../../tenancy/tenant-datasources.service';
@@ -42,6 +45,26 @@ export interface LiveStreamOptions {
 /** Injection token of LiveStreamOptions: optional, provided by tests only. */
 export const LIVE_STREAM_OPTIONS = Symbol('LIVE_STREAM_OPTIONS');
 
+/** 429 TOO_MANY_STREAMS: the tenant's or the user's share of the instance's streams is taken. */
+function tooManyStreams(scope: 'tenant' | 'user', limit: number): DomainError {
+  return new DomainError({
+    status: 429,
+    code: 'TOO_MANY_STREAMS',
+    message:
+      scope === 'tenant'
+        ? `This restaurant has ${limit} live streams open on this instance already: close one`
+        : `This user has ${limit} live streams open already: close one (another tab or device)`,
+    detail: { scope, limit },
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 0) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
+}
+
 /** Whether an event concerns a stream with these filters: the comanda now, or before it. */
 export function matches(event: FeedEvent, request: StreamRequest): boolean {
   const now = event.data.comanda;
@@ -58,8 +81,9 @@ export function matches(event: FeedEvent, request: StreamRequest): boolean {
 /**
  * The live streams of this instance (docs/comandas.md, "Live updates"): one TenantFeed (one
  * LISTEN connection) per tenant that has subscribers, shared by them, closed FEED_IDLE_MS (30 s)
- * after the last one leaves; at most SSE_MAX_CLIENTS streams; every stream ended at shutdown so the
- * HTTP server can close and clients reconnect elsewhere.
+ * after the last one leaves; at most SSE_MAX_CLIENTS streams, of which at most SSE_MAX_PER_TENANT
+ * for one tenant and SSE_MAX_PER_USER for one user; a stream ends with its session; every stream
+ * ended at shutdown so the HTTP server can close and clients reconnect elsewhere.
  */
 @Injectable()
 export class ComandaEventHub implements OnModuleDestroy {
@@ -68,8 +92,14 @@ export class ComandaEventHub implements OnModuleDestroy {
     { feed: TenantFeed; ready: Promise<void>; idle: NodeJS.Timeout | null }
   >();
   private readonly streams = new Set<SseStream>();
+  /** Streams open (or opening) per tenant, and per tenant and user: their shares. */
+  private readonly perTenant = new Map<string, number>();
+  private readonly perUser = new Map<string, number>();
   private readonly logger: Logger;
   private readonly feedIdleMs: number;
+  /** The shares in force: a share is never more than what holds it. */
+  private readonly tenantShare: number;
+  private readonly userShare: number;
   private stopping = false;
 
   constructor(
@@ -78,11 +108,14 @@ export class ComandaEventHub implements OnModuleDestroy {
     private readonly dataSources: TenantDataSources,
     private readonly repository: ComandasRepository,
     private readonly caller: CallerPermissions,
+    private readonly sessions: LiveSessions,
     logger: AppLogger,
     @Optional() @Inject(LIVE_STREAM_OPTIONS) options?: LiveStreamOptions,
   ) {
     this.logger = logger.child('LiveStream');
     this.feedIdleMs = options?.feedIdleMs ?? FEED_IDLE_MS;
+    this.tenantShare = Math.min(config.SSE_MAX_PER_TENANT, config.SSE_MAX_CLIENTS);
+    this.userShare = Math.min(config.SSE_MAX_PER_USER, this.tenantShare);
   }
 
   /** Streams open on this instance. */
@@ -100,6 +133,36 @@ export class ComandaEventHub implements OnModuleDestroy {
   /** The feed of a tenant, for tests and health: undefined when none is open. */
   feedOf(slug: string): TenantFeed | undefined {
     return this.feeds.get(slug)?.feed;
+  }
+
+  /**
+   * Takes a share of the request's tenant and user (SSE_MAX_PER_TENANT, SSE_MAX_PER_USER: 429
+   * TOO_MANY_STREAMS beyond), so that one tenant or one user cannot take the instance's slots
+   * from the others. Returns its release.
+   */
+  private reserve(slug: string, user: AuthenticatedUser | undefined): () => void {
+    const tenantCount = this.perTenant.get(slug) ?? 0;
+    if (tenantCount >= this.tenantShare) throw tooManyStreams('tenant', this.tenantShare);
+    const userKey = user ? `${slug}\u0000${user.id_usuario}` : undefined;
+    const userCount = userKey ? (this.perUser.get(userKey) ?? 0) : 0;
+    if (userKey && userCount >= this.userShare) throw tooManyStreams('user', this.userShare);
+    this.perTenant.set(slug, tenantCount + 1);
+    if (userKey) this.perUser.set(userKey, userCount + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      decrement(this.perTenant, slug);
+      if (userKey) decrement(this.perUser, userKey);
+    };
+  }
+
+  /** Streams open on this instance for a tenant (and one of its users). */
+  sharesOf(slug: string, userId?: number): { tenant: number; user: number } {
+    return {
+      tenant: this.perTenant.get(slug) ?? 0,
+      user: userId === undefined ? 0 : (this.perUser.get(`${slug}\u0000${userId}`) ?? 0),
+    };
   }
 
   /** Refuses a stream beyond SSE_MAX_CLIENTS (503 TOO_MANY_STREAMS), before any header. */
@@ -127,8 +190,16 @@ export class ComandaEventHub implements OnModuleDestroy {
   async subscribe(stream: SseStream, request: StreamRequest, open: () => void): Promise<void> {
     const tenant = this.context.tenant;
     const grants = this.caller.grants;
+    const user = this.caller.user;
     const url = this.dataSources.sessionUrl(tenant);
-    const entry = await this.feed(tenant.slug, tenant.timeZone, url);
+    const release = this.reserve(tenant.slug, user);
+    let entry: Awaited<ReturnType<ComandaEventHub['feed']>>;
+    try {
+      entry = await this.feed(tenant.slug, tenant.timeZone, url);
+    } catch (error) {
+      release();
+      throw error;
+    }
     open();
     let held: FeedEvent[] | null = [];
     const sent = new Set<number>();
@@ -141,7 +212,19 @@ export class ComandaEventHub implements OnModuleDestroy {
     };
     entry.feed.add(subscriber);
     this.streams.add(stream);
-    stream.onClose(() => this.leave(tenant.slug, subscriber, stream));
+    // the stream lasts as long as the session it was opened with (a sign-out, a deactivation, a
+    // change of credentials, the token's expiry end it as they end requests)
+    const unwatch = user
+      ? this.sessions.watch(user, (problem) => {
+          stream.send('end', { reason: problem.reason, error: problem.message });
+          stream.end();
+        })
+      : undefined;
+    stream.onClose(() => {
+      release();
+      unwatch?.();
+      this.leave(tenant.slug, subscriber, stream);
+    });
     if (entry.idle) {
       clearTimeout(entry.idle);
       entry.idle = null;

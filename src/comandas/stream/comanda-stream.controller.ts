@@ -58,7 +58,10 @@ export class ComandaStreamController {
       'time) and the comanda summary, whose `acciones` are what the subscriber may do to it now ' +
       '(as in GET /comandas); a comment heartbeat every 15 s. Last-Event-ID (or lastEventId) ' +
       'replays what came after it, up to 1,000 entries or 24 hours; beyond, `event: reset` (reload ' +
-      'the list). 503 TOO_MANY_STREAMS past SSE_MAX_CLIENTS on this instance.',
+      'the list). 503 TOO_MANY_STREAMS past SSE_MAX_CLIENTS on this instance, 429 past the ' +
+      "tenant's (SSE_MAX_PER_TENANT) or the user's (SSE_MAX_PER_USER) share of it. With a token, " +
+      'the stream lasts as long as its session: a sign-out, a deactivation, a change of credentials ' +
+      'or the expiry end it with an `event: end` ({reason, error}).',
   })
   @ApiHeader({
     name: 'Last-Event-ID',
@@ -75,7 +78,12 @@ export class ComandaStreamController {
     // is the one of each event's `data:`, as the description says
     content: { 'text/event-stream': { schema: { $ref: getSchemaPath(ComandaStreamEvent) } } },
   })
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.INVALID_LAST_EVENT_ID, ERRORS.TOO_MANY_STREAMS)
+  @ApiErrors(
+    ERRORS.VALIDATION_FAILED,
+    ERRORS.INVALID_LAST_EVENT_ID,
+    ERRORS.TOO_MANY_STREAMS,
+    ERRORS.TOO_MANY_STREAMS_SHARE,
+  )
   async stream(
     @Query() query: StreamComandasQuery,
     @Headers('last-event-id') lastEventId: string | undefined,

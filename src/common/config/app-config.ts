@@ -264,6 +264,17 @@ export class AppConfig {
   @EnvInt(1, 100_000)
   SSE_MAX_CLIENTS = 1_000;
 
+  /** Of them, the most one tenant may hold on one instance (429 beyond; at most SSE_MAX_CLIENTS). */
+  @EnvInt(1, 100_000)
+  SSE_MAX_PER_TENANT = 100;
+
+  /**
+   * Of them, the most one user (AUTH_MODE=jwt) may hold on one instance (429 beyond; at most
+   * SSE_MAX_PER_TENANT).
+   */
+  @EnvInt(1, 100_000)
+  SSE_MAX_PER_USER = 10;
+
   /**
    * Behind PgBouncer in transaction pooling LISTEN does not work: the live feed's session
    * connection goes to the server directly. `pooler:6432=db:5432,...` maps a host:port of the

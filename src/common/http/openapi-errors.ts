@@ -283,6 +283,15 @@ export const ERRORS = {
     'This instance serves SSE_MAX_CLIENTS live streams already (Retry-After): another instance may not',
     'This instance serves 1000 live streams already',
   ),
+  TOO_MANY_STREAMS_SHARE: example(
+    429,
+    'TOO_MANY_STREAMS',
+    "The tenant's (SSE_MAX_PER_TENANT) or the user's (SSE_MAX_PER_USER) share of the instance's live streams is taken (Retry-After)",
+    'This user has 10 live streams open already: close one (another tab or device)',
+    { scope: 'user', limit: 10 },
+    {},
+    'TOO_MANY_STREAMS_SHARE',
+  ),
   STALE_VERSION: example(
     412,
     'STALE_VERSION',

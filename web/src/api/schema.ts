@@ -64,7 +64,7 @@ export interface paths {
     };
     /**
      * Live changes of comandas (Server-Sent Events)
-     * @description One `event: comanda` per audit entry, `id:` = the entry id, `data:` = the entry (accion, actor, time) and the comanda summary, whose `acciones` are what the subscriber may do to it now (as in GET /comandas); a comment heartbeat every 15 s. Last-Event-ID (or lastEventId) replays what came after it, up to 1,000 entries or 24 hours; beyond, `event: reset` (reload the list). 503 TOO_MANY_STREAMS past SSE_MAX_CLIENTS on this instance.
+     * @description One `event: comanda` per audit entry, `id:` = the entry id, `data:` = the entry (accion, actor, time) and the comanda summary, whose `acciones` are what the subscriber may do to it now (as in GET /comandas); a comment heartbeat every 15 s. Last-Event-ID (or lastEventId) replays what came after it, up to 1,000 entries or 24 hours; beyond, `event: reset` (reload the list). 503 TOO_MANY_STREAMS past SSE_MAX_CLIENTS on this instance, 429 past the tenant's (SSE_MAX_PER_TENANT) or the user's (SSE_MAX_PER_USER) share of it. With a token, the stream lasts as long as its session: a sign-out, a deactivation, a change of credentials or the expiry end it with an `event: end` ({reason, error}).
      */
     get: operations['ComandaStreamController_stream_v1'];
     put?: never;
@@ -847,7 +847,7 @@ export interface paths {
      * [switchable, on by default] Live kitchen events of a station (Server-Sent Events)
      * @description Switchable feature `cocina`, on by default on this instance (`FEATURE_COCINA=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COCINA=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cocina on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
      *
-     *     One `event: cocina` per audit entry that concerns the station: the kitchen actions (enviar, disparar, preparar, listo, recuperar, entregar) touching its tickets, and transferir, dividir, unir, quitar_item, modificar_item, eliminar of comandas it has tickets of. `data:` is the comanda stream’s event with `envios` (the ticket ids it changed; refetch them) and `estaciones`. Last-Event-ID resumes; a heartbeat every 15 s.
+     *     One `event: cocina` per audit entry that concerns the station: the kitchen actions (enviar, disparar, preparar, listo, recuperar, entregar) touching its tickets, and transferir, dividir, unir, quitar_item, modificar_item, eliminar of comandas it has tickets of. `data:` is the comanda stream’s event with `envios` (the ticket ids it changed; refetch them) and `estaciones`. Last-Event-ID resumes; a heartbeat every 15 s. The shares and the end of a session are those of the comanda stream.
      */
     get: operations['CocinaStreamController_stream_v1'];
     put?: never;
@@ -4975,7 +4975,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      /** @description Too many requests: `TOO_MANY_STREAMS` The tenant's (SSE_MAX_PER_TENANT) or the user's (SSE_MAX_PER_USER) share of the instance's live streams is taken (Retry-After); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10321,7 +10321,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      /** @description Too many requests: `TOO_MANY_STREAMS` The tenant's (SSE_MAX_PER_TENANT) or the user's (SSE_MAX_PER_USER) share of the instance's live streams is taken (Retry-After); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
