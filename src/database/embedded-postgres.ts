@@ -74,10 +74,10 @@ const DEFAULT_SETTINGS: Record<string, string> = {
   listen_addresses: '127.0.0.1',
   unix_socket_directories: '',
   max_connections: '200',
-  // a development server: a commit does not wait for its WAL to reach the disk (a crash of the
-  // machine may lose the last fraction of a second of commits, never the database's
-  // consistency); the first start's migrations and demo data commit without waiting on fsync
-  synchronous_commit: 'off',
+  // synchronous_commit stays PostgreSQL's default (on), the demo's load included: a commit
+  // returns once its WAL is on the disk, so a write the service answered 2xx survives a crash
+  // of PostgreSQL or of the machine (off, it lost acknowledged writes to a kill, and spared the
+  // first start about 0.2 s: docs/performance.md, "Durable commits on the first start")
 };
 
 function run(
