@@ -223,11 +223,16 @@ export class EmbeddedPostgres {
     return this.connection(await this.readCredentials(), lock.port);
   }
 
-  /** Stops the server when this process started it. Safe to call twice. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the server when this process started it. Safe to call twice. `fast` (the service's
+   * way) rolls back the open transactions and shuts down cleanly; `immediate` stops every
+   * process at once, as a crash would, and the next start recovers from the WAL (tests of an
+   * outage).
+   */
+  async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
     if (!this.owned) return;
     this.owned = false;
-    const result = await this.pgCtl(['stop', '-D', this.dataDir, '-m', 'fast', '-w', '-t', '30']);
+    const result = await this.pgCtl(['stop', '-D', this.dataDir, '-m', mode, '-w', '-t', '30']);
     if (result.code !== 0 && !/not running|No such file/i.test(result.stderr)) {
       this.log(`pg_ctl stop failed: ${result.stderr.trim()}`);
     }

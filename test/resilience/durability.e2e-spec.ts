@@ -1,17 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
-import { isAlive } from '../../src/database/embedded-postgres';
+import { DataSource } from 'typeorm';
+import { domainErrorOf } from '../../src/common/errors/all-exceptions.filter';
+import { EmbeddedPostgres, isAlive } from '../../src/database/embedded-postgres';
+import { withDatabase } from '../../src/database/pg-url';
+import { inTransaction } from '../../src/database/transaction';
 import { freePort, MAIN_JS, RunningProcess, runNode, TENANT_CLI_JS } from '../support/processes';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { TestDatabases } from '../support/test-databases';
 
 /**
- * PostgreSQL going away under a stream of writes: a crash (the postmaster killed with SIGKILL)
- * of the service's own embedded PostgreSQL, run with the service's real settings. After a
- * restart, every write the service answered 2xx is there: a 2xx means the write is durable.
+ * PostgreSQL going away under a stream of writes.
+ *
+ * 1. A crash (the postmaster killed with SIGKILL) of the service's own embedded PostgreSQL, run
+ *    with the service's real settings: after a restart, every write the service answered 2xx
+ *    is there. A 2xx means the write is durable.
+ * 2. A stop (`pg_ctl stop -m fast`, then `-m immediate`) of the server of a tenant's database:
+ *    every write in flight is answered 2xx or 503 DATABASE_UNAVAILABLE with Retry-After, never
+ *    500, and the tenant is served again once its server is back.
  *
  * The writes: comandas opened (with and without an Idempotency-Key) and comandas paid and
  * closed in one step (feature cobros), by several clients at once, each loop bounded.
@@ -142,6 +153,7 @@ describe('a write answered 2xx survives a crash of PostgreSQL', () => {
     await rm(workDir, { recursive: true, force: true });
   });
 
+  // two starts of the service and one of the CLI: on a busy machine, more than a test's minute
   it('keeps every comanda answered 201 and every pay-and-close answered 200', async () => {
     const api = () => request(base);
     const first = new RunningProcess(MAIN_JS, env);
@@ -206,5 +218,124 @@ describe('a write answered 2xx survives a crash of PostgreSQL', () => {
     expect(lost).toEqual([]);
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
+  }, 180_000);
+});
+
+describe('writes in flight when the database of their tenant stops', () => {
+  const slug = 'remoto';
+  let t: TestApp;
+  let dir: string;
+  let remote: EmbeddedPostgres;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'comandas-stop-'));
+    await chmod(dir, 0o755);
+    // its writes need not survive the machine: fsync off (a stop, even immediate, loses nothing)
+    remote = new EmbeddedPostgres({
+      dataDir: join(dir, 'data'),
+      port: await freePort(),
+      settings: { fsync: 'off' },
+    });
+    const server = await remote.start();
+    t = await startTestApp({ DB_CONNECT_TIMEOUT_MS: '2000', FEATURE_COBROS: 'true' });
+    const url = withDatabase(server.adminUrl, `comandas_${slug}`);
+    const created = await runNode(
+      TENANT_CLI_JS,
+      ['create', slug, '--database-url', url],
+      t.dbs.env(),
+    );
+    expect(created.code).toBe(0);
+    await seedTenant(url, () => request(t.http), slug);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await remote?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each(['fast', 'immediate'] as const)(
+    'answers 2xx or 503 DATABASE_UNAVAILABLE, never 500, on a stop -m %s, and serves again',
+    async (mode) => {
+      const api = () => request(t.http);
+      const answers: Answer[] = [];
+      const acknowledged = { opened: new Set<number>(), closed: new Set<number>() };
+      let back = false;
+      /** Writers served again after the restart: each stops at its first 2xx then. */
+      const servedAgain = new Set<number>();
+      const writers = Array.from({ length: WRITERS }, (_, w) =>
+        writeUntil(
+          api,
+          slug,
+          w,
+          () => servedAgain.has(w),
+          (answer) => {
+            answers.push(answer);
+            if (back && answer.status >= 200 && answer.status < 300) servedAgain.add(w);
+          },
+          acknowledged,
+        ),
+      );
+
+      await waitFor(() => acknowledged.closed.size >= 10, 'the first writes');
+      const before = answers.length;
+      await remote.stop(mode);
+      await waitFor(() => answers.length >= before + 2 * WRITERS, 'answers while it is down');
+      await remote.start();
+      back = true;
+      await Promise.all(writers);
+
+      const wrong = answers.filter(
+        (a) =>
+          !(a.status >= 200 && a.status < 300) &&
+          !(a.status === 503 && a.code === 'DATABASE_UNAVAILABLE' && Number(a.retryAfter) > 0),
+      );
+      expect(wrong).toEqual([]);
+      expect(answers.some((a) => a.status === 503)).toBe(true);
+      expect(servedAgain.size).toBe(WRITERS);
+    },
+  );
+});
+
+describe('a transaction whose query runner is released under it', () => {
+  let dbs: TestDatabases;
+  let dataSource: DataSource;
+  let url: string;
+
+  beforeAll(async () => {
+    dbs = await TestDatabases.create();
+    await dbs.createTenant('runner');
+    url = dbs.tenantUrl('runner');
+    dataSource = await new DataSource({ type: 'postgres', url, poolSize: 2 }).initialize();
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await dbs?.drop();
+  });
+
+  it('fails with the connection’s error (503) when PostgreSQL ended it between two statements', async () => {
+    const failure = await inTransaction(dataSource, async (tx) => {
+      await tx.query('INSERT INTO categorias (nombre) VALUES ($1)', ['perdida']);
+      const [{ pid }] = await tx.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
+      // as a shutdown does to an idle session: TypeORM releases the runner when told
+      await dbs.query(url, 'SELECT pg_terminate_backend($1, 10000)', [pid]);
+      await waitFor(() => tx.queryRunner!.isReleased, 'the connection to report its end');
+      await tx.query('INSERT INTO categorias (nombre) VALUES ($1)', ['perdida también']);
+    }).catch((error: unknown) => error);
+    expect(domainErrorOf(failure)).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+    // and nothing of it committed
+    expect(await dbs.query(url, "SELECT 1 FROM categorias WHERE nombre LIKE 'perdida%'")).toEqual(
+      [],
+    );
+  });
+
+  it('stays a bug (500) when the code itself released it', async () => {
+    const failure = await inTransaction(dataSource, async (tx) => {
+      await tx.query('SELECT 1');
+      await tx.queryRunner!.release();
+      await tx.query('SELECT 1');
+    }).catch((error: unknown) => error);
+    expect(domainErrorOf(failure)).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
   });
 });
