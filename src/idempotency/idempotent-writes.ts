@@ -19,6 +19,7 @@ import {
   REPLAYED_HEADER,
 } from './idempotency-key';
 import type { Queryable } from '../database/sql';
+import { TransactionConnection } from '../database/transaction';
 import { IdempotencyRepository, type StoredAnswer } from './idempotency.repository';
 
 type IdempotentRequest = RequestWithUser & { id?: unknown };
@@ -132,9 +133,9 @@ export class IdempotentWrites {
       body: request.body,
     });
 
-    const runner = this.tenant.dataSource.createQueryRunner();
     const identity = { key, user, fingerprint, route, method: request.method };
-    await runner.connect();
+    const connection = await TransactionConnection.open(this.tenant.dataSource);
+    const { runner } = connection;
     try {
       await runner.startTransaction();
       const tx = runner.manager;
@@ -176,9 +177,12 @@ export class IdempotentWrites {
       // asking the pool for another here would wait for this one to be released
       await this.purgeNow(tx);
       return result;
+    } catch (error) {
+      // PostgreSQL gone under the key's transaction: its connection's error, answered 503,
+      // rather than the "already released" of the statements, commit or rollback after it
+      throw connection.failure(error);
     } finally {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      await runner.release();
+      await connection.release();
     }
   }
 

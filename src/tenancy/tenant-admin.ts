@@ -14,6 +14,7 @@ import {
 import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
 import { demoFeatureOverrides, isTenantFeature, TENANT_FEATURES } from '../common/config/features';
 import { databaseOf, redactUrl } from '../database/pg-url';
+import { inTransaction } from '../database/transaction';
 import { Tenant } from './entities/tenant.entity';
 import { tenantDatabaseUrl } from './tenant-database-url';
 import { isTenantSlug, MAX_DATABASE_NAME_LENGTH, tenantDatabaseName } from './tenant-slug';
@@ -351,7 +352,9 @@ export class TenantAdmin {
         ? hashDemoCredentials(await demoPinSalt((sql) => dataSource.query(sql)))
         : undefined;
       hashing?.catch(() => undefined); // awaited below; a failure of the SQL must not leave it unhandled
-      return await dataSource.transaction(async (manager) => {
+      // a server lost under the load fails with its connection's error (transaction.ts), which
+      // onServer names as an unreachable server: run create again
+      return await inTransaction(dataSource, async (manager) => {
         // Demo data goes into an empty tenant only: a re-run never duplicates it.
         const [{ count }] = await manager.query<{ count: number }[]>(
           'SELECT count(*)::int AS count FROM productos',

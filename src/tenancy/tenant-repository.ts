@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { Queryable } from '../database/sql';
+import { inTransaction } from '../database/transaction';
 import { TenantContext } from './tenant-context';
 
 /**
@@ -36,6 +37,8 @@ export abstract class TenantRepository {
    * it is, it is the request's tenant transaction while `work` runs
    * (TenantContext.withinTransaction): `this.db` of every repository is that transaction, so a
    * query that does not take `tx` still sees the transaction's rows and rolls back with it.
+   * A connection lost under it (PostgreSQL stopped) fails with the connection's error, answered
+   * 503 (src/database/transaction.ts).
    */
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T>;
   transaction<T>(
@@ -50,7 +53,7 @@ export abstract class TenantRepository {
     const current = this.tenant.transaction;
     const within = (typeof first === 'function' ? undefined : first) ?? current;
     if (within === undefined)
-      return this.tenant.dataSource.transaction((tx) =>
+      return inTransaction(this.tenant.dataSource, (tx) =>
         this.tenant.withinTransaction(tx, () => work(tx)),
       );
     if (within === current) return work(within);

@@ -1,0 +1,101 @@
+import type { EventEmitter } from 'node:events';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+
+/**
+ * A connection of a DataSource held for one transaction, which remembers the error that ended
+ * it when PostgreSQL or the network did.
+ *
+ * When PostgreSQL goes away under a transaction (a shutdown, a crash, a lost network), the
+ * driver says so once: the statement then running fails with the connection's error, or,
+ * between two statements, the connection reports it as an event, on which TypeORM releases the
+ * query runner. Every later use of the transaction (its next statement, the commit, the
+ * rollback) then throws TypeORM's "query runner already released", which says nothing of the
+ * outage and, in its place, was answered 500. `failure` gives back the connection's own error
+ * instead, which the SQLSTATE translator answers 503 DATABASE_UNAVAILABLE: the transaction was
+ * rolled back (or, lost during its very commit, may have committed), and the client may retry.
+ * A runner released while its connection is alive (our code using a transaction after its end)
+ * is a bug, and its error stays what it is: a 500.
+ *
+ * Nothing here reads an error (the translator is the one reader of driver errors): it only
+ * keeps the one the connection reported.
+ */
+export class TransactionConnection {
+  /** The error the connection ended with, once it did. */
+  private lost: { error: unknown } | undefined;
+  private readonly onLost = (error: unknown) => {
+    this.lost ??= { error };
+  };
+
+  private constructor(
+    readonly runner: QueryRunner,
+    private readonly client: EventEmitter,
+  ) {
+    client.on('error', this.onLost);
+  }
+
+  /** A connection of the pool (a pool that cannot connect throws the driver's error). */
+  static async open(dataSource: DataSource): Promise<TransactionConnection> {
+    const runner = dataSource.createQueryRunner();
+    try {
+      // the driver's client (node-postgres): it emits `error` when the connection ends
+      return new TransactionConnection(runner, (await runner.connect()) as EventEmitter);
+    } catch (error) {
+      await runner.release();
+      throw error;
+    }
+  }
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  /**
+   * What a failure of the work on this connection answers: the connection's own error once the
+   * connection is gone (whatever was thrown after it is a consequence of it, and the
+   * transaction's fate is the connection's), else `error` itself.
+   */
+  failure(error: unknown): unknown {
+    return this.lost ? this.lost.error : error;
+  }
+
+  /**
+   * Rolls back the transaction if it is still open and gives the connection back to the pool.
+   * Never throws: it runs after the work's own end, a result or the error to answer. On a
+   * connection that is gone there is nothing to roll back (PostgreSQL did, or will on its
+   * recovery); a rollback that fails otherwise leaves the work's error as the answer, as
+   * TypeORM's own transactions do.
+   */
+  async release(): Promise<void> {
+    if (this.runner.isTransactionActive && !this.runner.isReleased) {
+      try {
+        await this.runner.rollbackTransaction();
+      } catch {
+        // the work's own error (or the connection's) is the one to answer
+      }
+    }
+    this.client.removeListener('error', this.onLost);
+    await this.runner.release();
+  }
+}
+
+/**
+ * Runs `work` in one transaction on a connection of `dataSource`: committed when it returns,
+ * rolled back when it throws. A connection lost under it (PostgreSQL stopped or crashed)
+ * throws the connection's error, never TypeORM's "already released" (TransactionConnection).
+ */
+export async function inTransaction<T>(
+  dataSource: DataSource,
+  work: (tx: EntityManager) => Promise<T>,
+): Promise<T> {
+  const connection = await TransactionConnection.open(dataSource);
+  try {
+    await connection.runner.startTransaction();
+    const result = await work(connection.manager);
+    await connection.runner.commitTransaction();
+    return result;
+  } catch (error) {
+    throw connection.failure(error);
+  } finally {
+    await connection.release();
+  }
+}
