@@ -77,7 +77,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       : domainErrorOf(exception);
     const envelope = toEnvelope(error, typeof request.id === 'string' ? request.id : undefined);
 
-    if (error.status === 500 || (error.status > 500 && !(exception instanceof DomainError))) {
+    // an outage the SQLSTATE translator recognised (a database away, a statement cancelled) is
+    // expected: a warning, not a stack per request while it lasts
+    const expected = exception instanceof DomainError || translatePgError(exception) !== undefined;
+    if (error.status === 500 || (error.status > 500 && !expected)) {
       // a bug: logged once, with the real error, its cause and stack (the client sees none)
       this.logger.error({ err: exception, status: error.status, code: error.code }, error.message);
     } else if (error.status >= 500 && !error.reported) {
