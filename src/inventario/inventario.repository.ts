@@ -197,16 +197,6 @@ export class InventarioRepository extends TenantRepository {
     });
   }
 
-  /** Whether a comanda is closed and not deleted (its lines have been consumed). */
-  async comandaConsumes(tx: Queryable, idComanda: number): Promise<boolean> {
-    const row = await firstRow(
-      tx,
-      `SELECT 1 AS ok FROM comandas WHERE id_comanda = $1 AND estado = 'cerrada' AND NOT eliminada`,
-      [idComanda],
-    );
-    return row !== undefined;
-  }
-
   // ---- balances and movements ----
 
   /** Every material by name: what waste is recorded of (no stock, no cost). */
