@@ -176,10 +176,10 @@ export class InventarioRepository extends TenantRepository {
 
   // ---- the effects of other modules' changes ----
 
-  /** The ledger follows a purchase's raw-material lines as they are now. */
-  syncCompra(tx: Queryable, idCompra: number): Promise<void> {
+  /** The ledger follows a purchase's raw-material lines as they are now, posted by `idUsuario`. */
+  syncCompra(tx: Queryable, idCompra: number, idUsuario: number | null): Promise<void> {
     return this.posting(async () => {
-      await tx.query('SELECT inventario_sincronizar_compra($1)', [idCompra]);
+      await tx.query('SELECT inventario_sincronizar_compra($1, $2)', [idCompra, idUsuario]);
     });
   }
 

@@ -61,14 +61,17 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
 
   onModuleInit(): void {
     this.extensions.register(this);
-    this.storeFunctions.register('save_compra', async ({ result }, tx) => {
+    // the movements name who saved or deleted the purchase
+    this.storeFunctions.register('save_compra', async ({ result, actor }, tx) => {
       const id = (result as { id_compra?: unknown } | null)?.id_compra;
-      if (this.on && typeof id === 'number') await this.repository.syncCompra(tx, id);
+      if (this.on && typeof id === 'number')
+        await this.repository.syncCompra(tx, id, actor.id_usuario);
     });
-    this.storeFunctions.register('delete_compra', async ({ args }, tx) => {
+    this.storeFunctions.register('delete_compra', async ({ args, actor }, tx) => {
       // the function deleted it (an unknown id fails before this): its movements are reversed
       const id = Number(args[0]);
-      if (this.on && Number.isSafeInteger(id)) await this.repository.syncCompra(tx, id);
+      if (this.on && Number.isSafeInteger(id))
+        await this.repository.syncCompra(tx, id, actor.id_usuario);
     });
   }
 
