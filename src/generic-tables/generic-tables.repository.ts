@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { quoteIdent } from '../database/sql';
-import { TenantContext } from '../tenancy/tenant-context';
 import { TenantRepository } from '../tenancy/tenant-repository';
 import type { ColumnMetadata, TableMetadata } from './table-metadata.service';
 
@@ -19,10 +18,6 @@ const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
 export class GenericTablesRepository extends TenantRepository {
   /** The row query of each table's metadata, built once (the metadata is cached per tenant). */
   private readonly rowQueries = new WeakMap<TableMetadata, string>();
-
-  constructor(tenant: TenantContext) {
-    super(tenant);
-  }
 
   private selectList(columns: ColumnMetadata[]): string {
     return columns

@@ -45,8 +45,8 @@ const GIVES_BACK: ReadonlySet<ComandaAction> = new Set(['abrir', 'eliminar']);
  * Stock from recipes (docs/inventario.md): the ledger's reads, waste and counts, and the
  * effects other modules' changes have on the stock while the feature `inventario` is on for
  * the tenant, in those changes' transactions: a purchase's raw-material lines come in (RPC
- * save_compra / delete_compra), a closed comanda
- * uses its recipes and a reopened or deleted one gives them back (a ComandaExtension).
+ * save_compra / delete_compra), a closed comanda uses its recipes and a reopened or deleted one
+ * gives them back (a ComandaExtension).
  */
 @Injectable()
 export class InventarioService implements ComandaExtension, OnModuleInit {
