@@ -24,6 +24,7 @@ const { DomainError } = require('../dist/common/errors/domain-error');
 const { formatInstant } = require('../dist/common/time');
 const { quoteIdent } = require('../dist/database/sql');
 const { TableMetadataService } = require('../dist/generic-tables/table-metadata.service');
+const { writeAccessOf } = require('../dist/generic-tables/allowed-tables');
 const { serviceClasses } = require('./support/service-classes');
 
 /** The actor of the service's requests with AUTH_MODE=off (the benchmark's setting). */
@@ -186,6 +187,7 @@ async function route(req, res) {
       return send(res, 200, {
         table: reader.meta.table,
         kind: reader.meta.kind,
+        ...writeAccessOf(reader.meta.table, reader.meta.kind),
         columns: reader.meta.columns,
       });
   }

@@ -119,7 +119,7 @@ const DAY_FUNCTION = `
       FOR r IN SELECT id_compra FROM compras
                 WHERE id_compra > p_compras_desde AND fec_compra >= v_desde AND fec_compra < v_hasta
                 ORDER BY fec_compra, id_compra LOOP
-        n := n + inventario_sincronizar_compra(r.id_compra);
+        n := n + inventario_sincronizar_compra(r.id_compra, NULL);
       END LOOP;
       IF NOT p_set THEN
         FOR r IN SELECT id_comanda FROM comandas

@@ -65,8 +65,8 @@ describe('the arrows between folders', () => {
   it.each([
     ['common', ['common']],
     ['database', ['common', 'database']],
-    // the generic routes serve other modules' tables without importing those modules, which
-    // register their rules with them instead (InsertedRowHooks)
+    // the generic routes serve other modules' tables without importing those modules: the
+    // tables a module keeps rules on are read-only there (allowed-tables.ts, MODULE_OWNED)
     ['generic-tables', ['common', 'database', 'tenancy', 'auth', 'generic-tables']],
   ])('src/%s imports only from %j', (folder, allowed) => {
     const offending = sourceFiles(join(SRC, folder)).flatMap((file) =>

@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
-import { GenericTablesModule } from '../generic-tables/generic-tables.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { ComandaExtensions } from './comanda-extensions';
-import { ComandaRowHooks } from './comanda-row-hooks';
 import { ComandasController } from './comandas.controller';
 import { ComandasRepository } from './comandas.repository';
 import { ComandasService } from './comandas.service';
@@ -11,21 +9,14 @@ import { ComandaEventHub } from './stream/comanda-event-hub.service';
 import { ComandaStreamController } from './stream/comanda-stream.controller';
 
 /**
- * The active order-ticket routes (docs/comandas.md). The only writer of the audit trail: the
- * rows the generic table routes insert into its tables are audited by its hooks there
- * (ComandaRowHooks).
+ * The active order-ticket routes (docs/comandas.md). The only writer of comandas, their lines
+ * and their audit trail (the generic table routes read those tables only).
  */
 @Module({
-  imports: [TenancyModule, IdempotencyModule, GenericTablesModule],
+  imports: [TenancyModule, IdempotencyModule],
   // the stream first: /comandas/stream must not be taken for /comandas/:id
   controllers: [ComandaStreamController, ComandasController],
-  providers: [
-    ComandasService,
-    ComandasRepository,
-    ComandaEventHub,
-    ComandaRowHooks,
-    ComandaExtensions,
-  ],
+  providers: [ComandasService, ComandasRepository, ComandaEventHub, ComandaExtensions],
   // other modules open comandas through the service (a reservation seated opens one) and add
   // their rules to its changes through the extensions (money: src/cobros)
   exports: [ComandasService, ComandaEventHub, ComandaExtensions],

@@ -501,42 +501,6 @@ export class ComandasRepository extends TenantRepository {
     return returnedRows(result)[0];
   }
 
-  /**
-   * The `crear` entry of a comanda inserted through the generic table routes: its state, total,
-   * version and table, marked `ruta: table`.
-   */
-  async auditInsertedComanda(tx: Queryable, id: unknown): Promise<void> {
-    await tx.query(
-      `INSERT INTO comanda_eventos (id_comanda, accion, despues)
-       SELECT id_comanda, 'crear',
-              jsonb_build_object('estado', estado, 'eliminada', eliminada, 'total', total,
-                                 'version', version, 'id_mesa', id_mesa, 'ruta', 'table')
-         FROM comandas WHERE id_comanda = $1`,
-      [id],
-    );
-  }
-
-  /**
-   * A line inserted through the generic table routes: its comanda's total and version follow,
-   * and the comanda gets an `agregar_item` entry with the line, marked `ruta: table`.
-   */
-  async auditInsertedLine(tx: Queryable, idComanda: unknown, idItem: unknown): Promise<void> {
-    await tx.query(
-      `WITH changed AS (
-         UPDATE comandas
-            SET total = ${TOTAL_OF_LINES}, version = version + 1
-          WHERE id_comanda = $1
-         RETURNING id_comanda)
-       INSERT INTO comanda_eventos (id_comanda, accion, despues)
-       SELECT changed.id_comanda, 'agregar_item',
-              jsonb_build_object('id_item', d.id_deta_comanda, 'id_producto', d.id_producto,
-                                 'cantidad', d.cantidad, 'precio_unitario', d.precio_unitario,
-                                 'subtotal', d.subtotal, 'nota', d.nota, 'ruta', 'table')
-         FROM changed JOIN deta_comandas d ON d.id_deta_comanda = $2`,
-      [idComanda, idItem],
-    );
-  }
-
   async audit(
     tx: Queryable,
     event: {

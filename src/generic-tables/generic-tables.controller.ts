@@ -109,6 +109,9 @@ export class GenericTablesController {
   @ApiOperation({
     summary:
       'Insert a row: insertable columns only, other keys ignored, all defaults when none is usable',
+    description:
+      'A table a module owns (GET /schema/:table: read_only, owner) is refused with 400 ' +
+      'TABLE_READ_ONLY before any SQL; the view with 400 NOT_INSERTABLE.',
   })
   @ApiParam(TABLE_PARAM)
   @ApiBody({
@@ -122,6 +125,7 @@ export class GenericTablesController {
   @ApiCreatedResponse({ type: InsertedRow, description: 'The row as stored' })
   @ApiErrors(
     ...TABLE_NAME_ERRORS,
+    ERRORS.TABLE_READ_ONLY,
     ERRORS.NOT_INSERTABLE,
     ERRORS.INVALID_VALUE,
     { ...ERRORS.UNKNOWN_REFERENCE, summary: 'A referenced row that does not exist' },

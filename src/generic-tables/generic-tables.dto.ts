@@ -44,6 +44,11 @@ export class ColumnDto {
   foreign!: ForeignKeyDto | null;
 }
 
+export interface TableOwnerDto {
+  module: string;
+  routes: string[];
+}
+
 export class TableSchema {
   @ApiProperty({ example: 'productos' }) table!: string;
   @ApiProperty({
@@ -52,6 +57,38 @@ export class TableSchema {
     description: 'A table, or a view (read only: POST /table/:table answers 400 NOT_INSERTABLE)',
   })
   kind!: 'table' | 'view';
+  @ApiProperty({
+    type: Boolean,
+    example: false,
+    description:
+      'POST /table/:table refuses every row: a table a module owns (400 TABLE_READ_ONLY) or a ' +
+      'view (400 NOT_INSERTABLE). Read it here; write it with the routes of `owner`.',
+  })
+  read_only!: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Why it is read-only, in a sentence; null when writable',
+  })
+  read_only_reason!: string | null;
+  // Inline and nullable, like `foreign`: most tables have no owner.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    example: null,
+    description: 'The module that owns the table and the routes that write it; null when none does',
+    properties: {
+      module: { type: 'string', example: 'comandas' },
+      routes: {
+        type: 'array',
+        items: { type: 'string' },
+        example: ['POST /api/v1/comandas', 'PUT /api/v1/comandas/:id'],
+      },
+    },
+    required: ['module', 'routes'],
+  })
+  owner!: TableOwnerDto | null;
   @ApiProperty({ type: [ColumnDto] }) columns!: ColumnDto[];
 }
 

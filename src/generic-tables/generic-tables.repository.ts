@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { quoteIdent } from '../database/sql';
-import { TenantContext } from '../tenancy/tenant-context';
 import { TenantRepository } from '../tenancy/tenant-repository';
-import { InsertedRowHooks, type Row } from './inserted-row-hooks';
 import type { ColumnMetadata, TableMetadata } from './table-metadata.service';
 
-export type { Row } from './inserted-row-hooks';
+/** A row as the generic routes read it back (column name → value as node-pg reads it). */
+export type Row = Record<string, unknown>;
 
 /** Wall-clock and other types read as text (node-pg would turn them into local-time Dates). */
 const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
@@ -19,13 +18,6 @@ const AS_TEXT = new Set(['date', 'timestamp', 'time', 'timetz', 'interval']);
 export class GenericTablesRepository extends TenantRepository {
   /** The row query of each table's metadata, built once (the metadata is cached per tenant). */
   private readonly rowQueries = new WeakMap<TableMetadata, string>();
-
-  constructor(
-    tenant: TenantContext,
-    private readonly hooks: InsertedRowHooks,
-  ) {
-    super(tenant);
-  }
 
   private selectList(columns: ColumnMetadata[]): string {
     return columns
@@ -60,15 +52,13 @@ export class GenericTablesRepository extends TenantRepository {
          VALUES (${values.map((v, i) => `$${i + 1}::${v.column.type}`).join(', ')})
          RETURNING ${returning}`
       : `INSERT INTO ${target} DEFAULT VALUES RETURNING ${returning}`;
-    return this.transaction(async (tx) => {
-      const rows = await tx.query<Row[]>(
-        sql,
-        values.map((v) => v.value),
-      );
-      // the rules the table's own module keeps (a comanda's audit trail, its total and version)
-      await this.hooks.run(meta.table, rows[0], tx);
-      return rows[0];
-    });
+    // one statement: the tables it writes carry no rule beyond their constraints (no module
+    // owns them: allowed-tables.ts, MODULE_OWNED)
+    const rows = await this.db.query<Row[]>(
+      sql,
+      values.map((v) => v.value),
+    );
+    return rows[0];
   }
 
   options(

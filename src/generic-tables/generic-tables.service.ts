@@ -7,6 +7,9 @@ import {
   ALLOWED_TABLES,
   checkColumnName,
   checkTableName,
+  checkWritable,
+  viewReason,
+  writeAccessOf,
   type AllowedTable,
 } from './allowed-tables';
 import { GenericTablesRepository, type Row } from './generic-tables.repository';
@@ -102,12 +105,20 @@ export class GenericTablesService {
     return [...ALLOWED_TABLES];
   }
 
-  /** `{table, kind, columns}` as JSON text, written once per table and metadata version. */
+  /**
+   * `{table, kind, read_only, read_only_reason, owner, columns}` as JSON text, written once per
+   * table and metadata version.
+   */
   async schemaJson(name: string): Promise<string> {
     const meta = await this.table(name);
     let json = this.schemas.get(meta);
     if (json === undefined) {
-      json = JSON.stringify({ table: meta.table, kind: meta.kind, columns: meta.columns });
+      json = JSON.stringify({
+        table: meta.table,
+        kind: meta.kind,
+        ...writeAccessOf(meta.table, meta.kind),
+        columns: meta.columns,
+      });
       this.schemas.set(meta, json);
     }
     return json;
@@ -142,13 +153,10 @@ export class GenericTablesService {
   }
 
   async insert(name: string, body: unknown): Promise<{ inserted: Row }> {
+    // a table a module owns is refused from its name alone, before any SQL (even the catalog's)
+    checkWritable(checkTableName(name));
     const meta = await this.table(name);
-    if (meta.kind === 'view') {
-      throw new BadRequestError(
-        `${meta.table} is a view: rows cannot be inserted into it`,
-        'NOT_INSERTABLE',
-      );
-    }
+    if (meta.kind === 'view') throw new BadRequestError(viewReason(meta.table), 'NOT_INSERTABLE');
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new BadRequestError('The body must be a JSON object of column values', 'INVALID_BODY');
     }

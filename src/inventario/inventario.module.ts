@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { ComandasModule } from '../comandas/comandas.module';
-import { GenericTablesModule } from '../generic-tables/generic-tables.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { RpcModule } from '../rpc/rpc.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
@@ -11,10 +10,10 @@ import { InventarioService } from './inventario.service';
 /**
  * Stock from recipes (docs/inventario.md), behind the feature `inventario`. It follows the
  * changes of other modules through their extension points (the comandas' transitions, the RPC
- * purchase functions, the generic routes' inserts), which know nothing of it.
+ * purchase functions), which know nothing of it.
  */
 @Module({
-  imports: [TenancyModule, IdempotencyModule, ComandasModule, RpcModule, GenericTablesModule],
+  imports: [TenancyModule, IdempotencyModule, ComandasModule, RpcModule],
   controllers: [InventarioController],
   providers: [InventarioRepository, InventarioService],
 })

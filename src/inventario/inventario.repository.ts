@@ -176,10 +176,10 @@ export class InventarioRepository extends TenantRepository {
 
   // ---- the effects of other modules' changes ----
 
-  /** The ledger follows a purchase's raw-material lines as they are now. */
-  syncCompra(tx: Queryable, idCompra: number): Promise<void> {
+  /** The ledger follows a purchase's raw-material lines as they are now, posted by `idUsuario`. */
+  syncCompra(tx: Queryable, idCompra: number, idUsuario: number | null): Promise<void> {
     return this.posting(async () => {
-      await tx.query('SELECT inventario_sincronizar_compra($1)', [idCompra]);
+      await tx.query('SELECT inventario_sincronizar_compra($1, $2)', [idCompra, idUsuario]);
     });
   }
 
@@ -195,16 +195,6 @@ export class InventarioRepository extends TenantRepository {
     return this.posting(async () => {
       await tx.query('SELECT inventario_revertir_comanda($1, $2)', [idComanda, idUsuario]);
     });
-  }
-
-  /** Whether a comanda is closed and not deleted (its lines have been consumed). */
-  async comandaConsumes(tx: Queryable, idComanda: number): Promise<boolean> {
-    const row = await firstRow(
-      tx,
-      `SELECT 1 AS ok FROM comandas WHERE id_comanda = $1 AND estado = 'cerrada' AND NOT eliminada`,
-      [idComanda],
-    );
-    return row !== undefined;
   }
 
   // ---- balances and movements ----

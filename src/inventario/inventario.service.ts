@@ -5,7 +5,6 @@ import { ComandaExtensions, type ComandaExtension } from '../comandas/comanda-ex
 import type { ComandaAction } from '../comandas/comanda-state';
 import type { LockedComanda } from '../comandas/comandas.repository';
 import type { Queryable } from '../database/sql';
-import { InsertedRowHooks } from '../generic-tables/inserted-row-hooks';
 import { StoreFunctionHooks } from '../rpc/store-function-hooks';
 import { TenantContext } from '../tenancy/tenant-context';
 import { TenantFeatures } from '../tenancy/tenant-features.service';
@@ -46,8 +45,8 @@ const GIVES_BACK: ReadonlySet<ComandaAction> = new Set(['abrir', 'eliminar']);
  * Stock from recipes (docs/inventario.md): the ledger's reads, waste and counts, and the
  * effects other modules' changes have on the stock while the feature `inventario` is on for
  * the tenant, in those changes' transactions: a purchase's raw-material lines come in (RPC
- * save_compra / delete_compra, a line inserted through the generic routes), a closed comanda
- * uses its recipes and a reopened or deleted one gives them back (a ComandaExtension).
+ * save_compra / delete_compra), a closed comanda uses its recipes and a reopened or deleted one
+ * gives them back (a ComandaExtension).
  */
 @Injectable()
 export class InventarioService implements ComandaExtension, OnModuleInit {
@@ -55,7 +54,6 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
     private readonly repository: InventarioRepository,
     private readonly extensions: ComandaExtensions,
     private readonly storeFunctions: StoreFunctionHooks,
-    private readonly insertedRows: InsertedRowHooks,
     private readonly context: TenantContext,
     private readonly features: TenantFeatures,
     private readonly caller: CallerPermissions,
@@ -63,22 +61,17 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
 
   onModuleInit(): void {
     this.extensions.register(this);
-    this.storeFunctions.register('save_compra', async ({ result }, tx) => {
+    // the movements name who saved or deleted the purchase
+    this.storeFunctions.register('save_compra', async ({ result, actor }, tx) => {
       const id = (result as { id_compra?: unknown } | null)?.id_compra;
-      if (this.on && typeof id === 'number') await this.repository.syncCompra(tx, id);
+      if (this.on && typeof id === 'number')
+        await this.repository.syncCompra(tx, id, actor.id_usuario);
     });
-    this.storeFunctions.register('delete_compra', async ({ args }, tx) => {
+    this.storeFunctions.register('delete_compra', async ({ args, actor }, tx) => {
       // the function deleted it (an unknown id fails before this): its movements are reversed
       const id = Number(args[0]);
-      if (this.on && Number.isSafeInteger(id)) await this.repository.syncCompra(tx, id);
-    });
-    this.insertedRows.register('deta_comp_materias', async (row, tx) => {
-      if (this.on) await this.repository.syncCompra(tx, Number(row.id_compra));
-    });
-    // a line the generic routes add to a closed comanda is consumed like the others were
-    this.insertedRows.register('deta_comandas', async (row, tx) => {
-      if (this.on && (await this.repository.comandaConsumes(tx, Number(row.id_comanda))))
-        await this.repository.consume(tx, Number(row.id_comanda), null);
+      if (this.on && Number.isSafeInteger(id))
+        await this.repository.syncCompra(tx, id, actor.id_usuario);
     });
   }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { RequirePermission } from '../auth/auth.decorators';
+import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import { ApiTag } from '../common/decorators';
 import { ParseInt4IdPipe } from '../common/http/parse-id.pipe';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
@@ -38,8 +38,8 @@ export class RpcController {
       receta: [{ id_mat_prima: 1, cantidad: 0.25 }],
     },
   })
-  saveProducto(@Body() body: unknown) {
-    return this.rpc.saveProducto(body);
+  saveProducto(@Body() body: unknown, @CurrentActor() actor: Actor) {
+    return this.rpc.saveProducto(body, actor);
   }
 
   @StoreFunctionRoute('get_materia', {
@@ -55,8 +55,8 @@ export class RpcController {
     summary: 'Insert or update a raw material and replace its suppliers → {id_mat_prima}',
     example: { nombre: 'Limón', unidad: 'kg', proveedores: [{ id_proveedor: 2, precio: 4.5 }] },
   })
-  saveMateria(@Body() body: unknown) {
-    return this.rpc.saveMateria(body);
+  saveMateria(@Body() body: unknown, @CurrentActor() actor: Actor) {
+    return this.rpc.saveMateria(body, actor);
   }
 
   @StoreFunctionRoute('find_usuarios_por_documentos', {
@@ -74,8 +74,8 @@ export class RpcController {
       registros: [{ doc: '40000001', fecha: '2026-11-20', hora: '08:01:00', modo: 'entrada' }],
     },
   })
-  importAsistencia(@Body() body: unknown) {
-    return this.rpc.importAsistencia(body);
+  importAsistencia(@Body() body: unknown, @CurrentActor() actor: Actor) {
+    return this.rpc.importAsistencia(body, actor);
   }
 
   @StoreFunctionRoute('asistencia_get', {
@@ -95,16 +95,16 @@ export class RpcController {
     summary: 'Correct a raw punch; the pairs are recalculated',
     example: { id_raw: 12, fecha: '2026-11-20', hora: '08:05:00', modo: 'entrada' },
   })
-  asistenciaUpdateRaw(@Body() body: unknown) {
-    return this.rpc.asistenciaUpdateRaw(body);
+  asistenciaUpdateRaw(@Body() body: unknown, @CurrentActor() actor: Actor) {
+    return this.rpc.asistenciaUpdateRaw(body, actor);
   }
 
   @StoreFunctionRoute('asistencia_delete_raw', {
     summary: 'Delete a raw punch; the pairs are recalculated',
     example: { id_raw: 12 },
   })
-  asistenciaDeleteRaw(@Body() body: unknown) {
-    return this.rpc.asistenciaDeleteRaw(body);
+  asistenciaDeleteRaw(@Body() body: unknown, @CurrentActor() actor: Actor) {
+    return this.rpc.asistenciaDeleteRaw(body, actor);
   }
 
   @StoreFunctionRoute('report_tickets', {
@@ -137,8 +137,8 @@ export class RpcController {
       ],
     },
   })
-  saveCompra(@Body() body: unknown) {
-    return this.rpc.saveCompra(body);
+  saveCompra(@Body() body: unknown, @CurrentActor() actor: Actor) {
+    return this.rpc.saveCompra(body, actor);
   }
 
   @StoreFunctionRoute('get_compra', {
@@ -153,8 +153,8 @@ export class RpcController {
     summary: 'Delete a purchase with its lines → {ok: true}',
     example: { id_compra: 5 },
   })
-  deleteCompra(@Body() body: unknown) {
-    return this.rpc.deleteCompra(body);
+  deleteCompra(@Body() body: unknown, @CurrentActor() actor: Actor) {
+    return this.rpc.deleteCompra(body, actor);
   }
 
   @StoreFunctionRoute('report_gastos', {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Actor } from '../auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
 import { isConnectionError } from '../common/errors/pg-error.translator';
 import { TenantContext } from '../tenancy/tenant-context';
@@ -6,7 +7,12 @@ import { mergeRefused, splitStorable, storableOrigen } from './import-asistencia
 import { RpcFailedError } from './rpc.errors';
 import { RpcRepository } from './rpc.repository';
 import { StoreFunctionHooks } from './store-function-hooks';
-import { STORE_FUNCTIONS, type StoreFunction } from './store-functions';
+import {
+  STORE_FUNCTIONS,
+  type ReadingStoreFunction,
+  type StoreFunction,
+  type WritingStoreFunction,
+} from './store-functions';
 import {
   arrayOrEmpty,
   attendanceQueryInput,
@@ -39,15 +45,30 @@ export class RpcService {
     return this.context.tenant.timeZone;
   }
 
-  private async call(fn: StoreFunction, args: unknown[]): Promise<unknown> {
-    try {
+  /** A function that only reads. */
+  private read(fn: ReadingStoreFunction, args: unknown[]): Promise<unknown> {
+    return this.failures(fn, async () => resultOrEmpty(await this.repository.call(fn, args)));
+  }
+
+  /**
+   * A function that changes rows, called by `actor`: another module's rules follow its changes
+   * (hooks), in the same transaction, and record the actor as who did it.
+   */
+  private write(fn: WritingStoreFunction, args: unknown[], actor: Actor): Promise<unknown> {
+    return this.failures(fn, async () => {
       if (!this.hooks.has(fn)) return resultOrEmpty(await this.repository.call(fn, args));
-      // another module's rules follow the function's changes, in the same transaction
-      return await this.repository.transaction(async (tx) => {
+      return this.repository.transaction(async (tx) => {
         const result = await this.repository.call(fn, args);
-        await this.hooks.run(fn, { args, result }, tx);
+        await this.hooks.run(fn, { args, result, actor }, tx);
         return resultOrEmpty(result);
       });
+    });
+  }
+
+  /** A failure of the function is its 500 with diagnostics; a domain error or 503 stays one. */
+  private async failures(fn: StoreFunction, work: () => Promise<unknown>): Promise<unknown> {
+    try {
+      return await work();
     } catch (error) {
       if (isConnectionError(error) || error instanceof DomainError) throw error;
       throw new RpcFailedError(fn, error, STORE_FUNCTIONS[fn].diagnostics);
@@ -55,26 +76,26 @@ export class RpcService {
   }
 
   getProducto(id: number) {
-    return this.call('get_producto', [id]);
+    return this.read('get_producto', [id]);
   }
 
-  saveProducto(body: unknown) {
-    return this.call('save_producto', [productoInput(body)]);
+  saveProducto(body: unknown, actor: Actor) {
+    return this.write('save_producto', [productoInput(body)], actor);
   }
 
   getMateria(id: number) {
-    return this.call('get_materia', [id]);
+    return this.read('get_materia', [id]);
   }
 
-  saveMateria(body: unknown) {
-    return this.call('save_materia', [materiaInput(body)]);
+  saveMateria(body: unknown, actor: Actor) {
+    return this.write('save_materia', [materiaInput(body)], actor);
   }
 
   findUsuariosPorDocumentos(body: unknown) {
     const docs = arrayOrEmpty(fieldsOf(body).docs).map((doc) =>
       typeof doc === 'string' ? doc : String(doc),
     );
-    return this.call('find_usuarios_por_documentos', [docs]);
+    return this.read('find_usuarios_por_documentos', [docs]);
   }
 
   /**
@@ -82,35 +103,38 @@ export class RpcService {
    * cast of the whole call: they are left out of it and reported in `invalidos` at their index,
    * so the good ones are stored.
    */
-  async importAsistencia(body: unknown) {
+  async importAsistencia(body: unknown, actor: Actor) {
     const f = fieldsOf(body);
     const registros = arrayOrEmpty(f.registros);
     const split = splitStorable(registros);
-    const result = await this.call('import_asistencia', [split.kept, storableOrigen(f.origen)]);
+    const result = await this.write(
+      'import_asistencia',
+      [split.kept, storableOrigen(f.origen)],
+      actor,
+    );
     return mergeRefused(result, registros.length, split);
   }
 
   asistenciaGet(body: unknown) {
     const { doc, desde, hasta } = attendanceQueryInput(body);
-    return this.call('asistencia_get', [doc, desde, hasta]);
+    return this.read('asistencia_get', [doc, desde, hasta]);
   }
 
-  asistenciaUpdateRaw(body: unknown) {
+  asistenciaUpdateRaw(body: unknown, actor: Actor) {
     const f = fieldsOf(body);
-    return this.call('asistencia_update_raw', [
-      f.id_raw,
-      f.fecha,
-      f.hora,
-      valueOr(f, 'modo', null),
-    ]);
+    return this.write(
+      'asistencia_update_raw',
+      [f.id_raw, f.fecha, f.hora, valueOr(f, 'modo', null)],
+      actor,
+    );
   }
 
-  asistenciaDeleteRaw(body: unknown) {
-    return this.call('asistencia_delete_raw', [fieldsOf(body).id_raw]);
+  asistenciaDeleteRaw(body: unknown, actor: Actor) {
+    return this.write('asistencia_delete_raw', [fieldsOf(body).id_raw], actor);
   }
 
   reportTickets(body: unknown, queryYear: unknown) {
-    return this.call('report_tickets', [
+    return this.read('report_tickets', [
       reportTicketsYear(fieldsOf(body).year, queryYear, this.timeZone),
       this.timeZone,
     ]);
@@ -119,22 +143,22 @@ export class RpcService {
   reportAsistencia(body: unknown) {
     const f = fieldsOf(body);
     const range = attendanceRange(f.desde, f.hasta, this.timeZone);
-    return this.call('report_asistencia', [range.desde, range.hasta]);
+    return this.read('report_asistencia', [range.desde, range.hasta]);
   }
 
-  saveCompra(body: unknown) {
-    return this.call('save_compra', [compraInput(body)]);
+  saveCompra(body: unknown, actor: Actor) {
+    return this.write('save_compra', [compraInput(body)], actor);
   }
 
   getCompra(body: unknown) {
-    return this.call('get_compra', [fieldsOf(body).id_compra]);
+    return this.read('get_compra', [fieldsOf(body).id_compra]);
   }
 
-  deleteCompra(body: unknown) {
-    return this.call('delete_compra', [fieldsOf(body).id_compra]);
+  deleteCompra(body: unknown, actor: Actor) {
+    return this.write('delete_compra', [fieldsOf(body).id_compra], actor);
   }
 
   reportGastos(year: unknown) {
-    return this.call('report_gastos', [reportGastosYear(year, this.timeZone), this.timeZone]);
+    return this.read('report_gastos', [reportGastosYear(year, this.timeZone), this.timeZone]);
   }
 }

@@ -646,6 +646,7 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   // generic tables
   await s.call(200, 'get', '/tables');
   await s.call(200, 'get', '/schema/productos');
+  await s.call(200, 'get', '/schema/comandas', { label: 'read-only: its owner and routes' });
   await s.call(400, 'get', '/schema/a-b');
   await s.call(400, 'get', '/schema/tenants');
   await s.call(200, 'get', '/options/productos/id_categoria');
@@ -664,6 +665,10 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(400, 'post', '/table/categorias', { json: { nombre: { es: 'Postres' } } });
   await s.call(400, 'post', '/table/mesas', { json: { numero: 'cuarenta' } });
   await s.call(400, 'post', '/table/vw_compras', { json: {} });
+  await s.call(400, 'post', '/table/comandas', {
+    json: { estado: 'cerrada', total: 5000 },
+    label: 'a table a module owns',
+  });
 
   // rpc
   await s.call(200, 'get', `/rpc/get_producto/${MENU.ceviche.id}`);

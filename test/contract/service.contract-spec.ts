@@ -209,6 +209,21 @@ describe('service contract (health, tenant, drivers, features, auth), over HTTP'
         nullable: true,
         foreign: { table: 'mesas', column: 'id_mesa' },
       });
+      // the comandas module owns the table: read here, written only by its routes
+      expect(schema.body).toMatchObject({
+        read_only: true,
+        owner: { module: 'comandas', routes: expect.arrayContaining(['POST /api/v1/comandas']) },
+      });
+      // so this insert is refused before any SQL (asked only once the schema says so: the suite
+      // writes nothing, even against an instance of an older version)
+      expectError(
+        await api.post('/table/comandas', { estado: 'cerrada', total: 5000 }),
+        400,
+        'TABLE_READ_ONLY',
+      );
+      const mesasSchema = await api.get('/schema/mesas');
+      expectStatus(mesasSchema, 200);
+      expect(mesasSchema.body).toMatchObject({ read_only: false, owner: null });
 
       const options = await api.get('/options/comandas/id_mesa');
       expectStatus(options, 200);

@@ -125,18 +125,30 @@ describe('inventario: stock from recipes', () => {
     expect(m.every((x) => x.id_documento === id)).toBe(true);
   });
 
-  it('a raw-material line inserted through the generic routes comes in too', async () => {
+  it('the generic routes cannot bring stock in past the ledger: purchases are save_compra’s', async () => {
     const { api } = await fresh();
-    const compra = await api.post('/table/compras', { id_proveedor: 1 }).expect(201);
-    await api
-      .post('/table/deta_comp_materias', {
-        id_compra: compra.body.inserted.id_compra,
-        id_mat_prima: CEBOLLA,
-        cantidad: 4,
-        costo_unitario: 3.2,
-      })
-      .expect(201);
-    expect((await saldos(api))[CEBOLLA]).toMatchObject({ cantidad: 4, costo_promedio: 3.2 });
+    const before = (await saldos(api))[CEBOLLA];
+    const saved = await buy(api, [{ id_mat_prima: CEBOLLA, cantidad: 1, costo_unitario: 3 }]);
+    const id = saved.body.id_compra as number;
+    const after = (await saldos(api))[CEBOLLA];
+    for (const [table, body] of [
+      ['compras', { id_proveedor: 1, total: 500 }],
+      [
+        'deta_comp_materias',
+        { id_compra: id, id_mat_prima: CEBOLLA, cantidad: 4, costo_unitario: 3.2 },
+      ],
+    ] as const) {
+      const res = await api.post(`/table/${table}`, body).expect(400);
+      expect(res.body).toMatchObject({
+        code: 'TABLE_READ_ONLY',
+        detail: {
+          table,
+          routes: ['POST /api/v1/rpc/save_compra', 'POST /api/v1/rpc/delete_compra'],
+        },
+      });
+    }
+    expect((await saldos(api))[CEBOLLA]).toEqual(after);
+    expect(after).not.toEqual(before);
   });
 
   it('consumes the recipe at the close, valued at the average cost, and stores the line’s cost', async () => {

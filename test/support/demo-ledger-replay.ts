@@ -68,7 +68,7 @@ BEGIN
     ORDER BY fec, orden, id
   LOOP
     IF r.orden = 1 THEN
-      PERFORM inventario_sincronizar_compra(r.id::integer);
+      PERFORM inventario_sincronizar_compra(r.id::integer, NULL);
     ELSIF r.orden = 2 THEN
       PERFORM inventario_consumir_comanda(r.id, (SELECT id_usuario FROM comandas WHERE id_comanda = r.id),
                                           r.fec);

@@ -381,6 +381,21 @@ export const ERRORS = {
     'The view takes no rows',
     'vw_compras is a view: rows cannot be inserted into it',
   ),
+  TABLE_READ_ONLY: example(
+    400,
+    'TABLE_READ_ONLY',
+    'A table a module owns: read it here, write it with the routes named',
+    'Table comandas is read-only through the generic table routes: a comanda changes only ' +
+      'through its state machine, its total is the sum of its lines, and each change is an ' +
+      'audit entry naming who made it (the live stream, the kitchen, the stock and the sales ' +
+      'report follow them). Use POST /api/v1/comandas, PUT /api/v1/comandas/:id, ' +
+      'DELETE /api/v1/comandas/:id instead',
+    {
+      table: 'comandas',
+      module: 'comandas',
+      routes: ['POST /api/v1/comandas', 'PUT /api/v1/comandas/:id', 'DELETE /api/v1/comandas/:id'],
+    },
+  ),
   INVALID_VALUE: example(
     400,
     'INVALID_VALUE',

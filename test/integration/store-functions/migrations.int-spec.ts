@@ -11,6 +11,7 @@ import { Cocina1765100000000 } from '../../../src/database/migrations/tenant/176
 import { ReportesVentas1765300000000 } from '../../../src/database/migrations/tenant/1765300000000-reportes-ventas';
 import { InventarioCierre1765300000002 } from '../../../src/database/migrations/tenant/1765300000002-inventario-cierre';
 import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1765400000000-webhooks';
+import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -78,6 +79,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new InventarioCierre1765300000002(),
           // the webhooks' outbox triggers (webhooks_encolar ...), with their tables
           new Webhooks1765400000000(),
+          // a purchase's stock movements name who saved it (inventario_sincronizar_compra, replaced)
+          new InventarioUsuarioCompra1765500000300(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

@@ -33,6 +33,9 @@ const col = (over: Partial<SchemaColumn> & { name: string }): SchemaColumn => ({
   ...over,
 });
 
+// what GET /schema says of a table that takes rows (productos)
+const WRITABLE = { read_only: false, read_only_reason: null, owner: null };
+
 // productos, as GET /schema/productos describes it (docs/generic-tables.md)
 const PRODUCTOS: SchemaColumn[] = [
   col({
@@ -101,6 +104,7 @@ describe('insertable columns (POST /table rule 1)', () => {
       insertableColumns({
         table: 'productos',
         kind: 'table',
+        ...WRITABLE,
         columns: [...PRODUCTOS].reverse(),
       }).map((c) => c.name),
     ).toEqual(['nombre', 'img_producto', 'precio', 'activo', 'id_categoria', 'created_at']);
@@ -208,7 +212,12 @@ describe('withZoneOffset', () => {
 });
 
 describe('buildInsertBody', () => {
-  const columns = insertableColumns({ table: 'productos', kind: 'table', columns: PRODUCTOS });
+  const columns = insertableColumns({
+    table: 'productos',
+    kind: 'table',
+    ...WRITABLE,
+    columns: PRODUCTOS,
+  });
   const options = {
     id_categoria: [
       { id: 4, label: 'Arroces' },

@@ -205,8 +205,8 @@ export function Tables() {
               </span>
             </Notice>
           )}
-          {schema.kind === 'view' ? (
-            <p class="muted">{table} es una vista: solo se puede leer.</p>
+          {schema.read_only ? (
+            <ReadOnlyNote table={table} schema={schema} />
           ) : insertableColumns(schema).length === 0 ? (
             <p class="muted">
               {table} no tiene columnas que se puedan escribir aquí: su clave la forman otras tablas
@@ -226,6 +226,20 @@ export function Tables() {
           )}
         </section>
       )}
+    </div>
+  );
+}
+
+/** Why the table takes no rows here, and where its module writes it (GET /schema: owner). */
+function ReadOnlyNote({ table, schema }: { table: string; schema: TableSchema }) {
+  if (!schema.owner) return <p class="muted">{table} es una vista: solo se puede leer.</p>;
+  return (
+    <div class="muted" role="note" aria-label="Solo lectura">
+      <p>
+        {table} solo se puede leer aquí: la escribe el módulo {schema.owner.module}, que cuida sus
+        reglas ({schema.read_only_reason}).
+      </p>
+      <p>Rutas que la escriben: {schema.owner.routes.join(' · ')}</p>
     </div>
   );
 }

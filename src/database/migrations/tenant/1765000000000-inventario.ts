@@ -271,7 +271,7 @@ const STOCK_ASENTAR = `
   $fn$;
 `;
 
-const SINCRONIZAR_COMPRA = `
+export const SINCRONIZAR_COMPRA = `
   CREATE FUNCTION inventario_sincronizar_compra(p_id_compra integer)
   RETURNS integer
   LANGUAGE plpgsql AS $fn$
