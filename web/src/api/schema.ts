@@ -1416,6 +1416,8 @@ export interface paths {
     /**
      * [switchable, on by default] Insert a row: insertable columns only, other keys ignored, all defaults when none is usable
      * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     A table a module owns (GET /schema/:table: read_only, owner) is refused with 400 TABLE_READ_ONLY before any SQL; the view with 400 NOT_INSERTABLE.
      */
     post: operations['GenericTablesController_insert_v1'];
     delete?: never;
@@ -4346,6 +4348,31 @@ export interface components {
        * @enum {string}
        */
       kind: 'table' | 'view';
+      /**
+       * @description POST /table/:table refuses every row: a table a module owns (400 TABLE_READ_ONLY) or a view (400 NOT_INSERTABLE). Read it here; write it with the routes of `owner`.
+       * @example false
+       */
+      read_only: boolean;
+      /**
+       * @description Why it is read-only, in a sentence; null when writable
+       * @example null
+       */
+      read_only_reason: string | null;
+      /**
+       * @description The module that owns the table and the routes that write it; null when none does
+       * @example null
+       */
+      owner?: {
+        /** @example comandas */
+        module: string;
+        /**
+         * @example [
+         *       "POST /api/v1/comandas",
+         *       "PUT /api/v1/comandas/:id"
+         *     ]
+         */
+        routes: string[];
+      } | null;
       columns: components['schemas']['ColumnDto'][];
     };
     OptionItem: {
@@ -13508,7 +13535,7 @@ export interface operations {
           'application/json': components['schemas']['InsertedRow'];
         };
       };
-      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `NOT_INSERTABLE` The view takes no rows; `INVALID_VALUE` An object or array for a column that is not JSON; `23503` A referenced row that does not exist; `23505` A value already taken; `23514` A CHECK constraint refused a value; `23502` A required column left empty; `22P02` A value the column’s type cannot read, or another failure of the query: its SQLSTATE; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `TABLE_READ_ONLY` A table a module owns: read it here, write it with the routes named; `NOT_INSERTABLE` The view takes no rows; `INVALID_VALUE` An object or array for a column that is not JSON; `23503` A referenced row that does not exist; `23505` A value already taken; `23514` A CHECK constraint refused a value; `23502` A required column left empty; `22P02` A value the column’s type cannot read, or another failure of the query: its SQLSTATE; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
