@@ -205,45 +205,46 @@ describe('business RPC routes', () => {
         expect(empty.body).toMatchObject({ recibidos: 0, insertados: 0 });
       });
 
-      it('import_asistencia stores the good records around one with a NUL byte, reporting it at its index', async () => {
+      it('import_asistencia refuses a batch holding a NUL byte as it is read, naming each place, and stores nothing', async () => {
         const nul = {
           registros: [
             { doc: '40000002', fecha: '2025-06-02', hora: '08:00:00', modo: 'entrada' },
             { doc: '4000\u00000002', fecha: '2025-06-02', hora: '09:00:00' },
             { doc: '40000002', fecha: '2025-06-02', hora: '17:00:00', modo: 'salida' },
-            { doc: '40000002', fecha: '2025-06-31', hora: '18:00:00' },
             { doc: '40000002', fecha: '2025-06-03', hora: '08:00:00', datos: { 'k\u0000': 1 } },
           ],
           origen: 'reloj\u0000.dat',
         };
-        const res = await api.post('/rpc/import_asistencia', nul).expect(200);
-        expect(res.body).toEqual({
-          recibidos: 5,
-          insertados: 2,
-          duplicados: 0,
-          desconocidos: [],
-          invalidos: [
-            {
-              indice: 1,
-              motivo: 'el registro contiene caracteres que no se pueden guardar (NUL)',
-            },
-            { indice: 3, motivo: expect.stringContaining('fecha inválida') },
-            {
-              indice: 4,
-              motivo: 'el registro contiene caracteres que no se pueden guardar (NUL)',
-            },
+        const res = await api.post('/rpc/import_asistencia', nul).expect(400);
+        expect(res.body).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          detail: [
+            'registros.1.doc must not contain control characters (U+0000)',
+            'property names must not contain control characters (U+0000): "registros.3.datos.k\\u0000"',
+            'origen must not contain control characters (U+0000)',
           ],
-          dias_recalculados: 1,
         });
         const rows = await t.dbs.query(
           db(),
-          `SELECT hora::text, modo, origen FROM asistencia_detalle
-            WHERE id_usuario = 2 AND fecha BETWEEN '2025-06-01' AND '2025-06-30' ORDER BY hora`,
+          `SELECT hora::text FROM asistencia_detalle
+            WHERE id_usuario = 2 AND fecha BETWEEN '2025-06-01' AND '2025-06-30'`,
         );
-        expect(rows).toEqual([
-          { hora: '08:00:00', modo: 'entrada', origen: 'reloj.dat' },
-          { hora: '17:00:00', modo: 'salida', origen: 'reloj.dat' },
-        ]);
+        expect(rows).toEqual([]);
+        // the same batch without them is stored, its bad date reported at its index
+        const clean = {
+          registros: [
+            { doc: '40000002', fecha: '2025-06-02', hora: '08:00:00', modo: 'entrada' },
+            { doc: '40000002', fecha: '2025-06-31', hora: '18:00:00' },
+            { doc: '40000002', fecha: '2025-06-02', hora: '17:00:00', modo: 'salida' },
+          ],
+          origen: 'reloj.dat',
+        };
+        const stored = await api.post('/rpc/import_asistencia', clean).expect(200);
+        expect(stored.body).toMatchObject({
+          recibidos: 3,
+          insertados: 2,
+          invalidos: [{ indice: 1, motivo: expect.stringContaining('fecha inválida') }],
+        });
       });
 
       it('asistencia_get returns the punches and the paired interval; update and delete re-pair', async () => {
@@ -317,7 +318,7 @@ describe('business RPC routes', () => {
           ],
           [
             { doc: '4000\u00000001', desde: '2026-03-01', hasta: '2026-03-31' },
-            ['doc must be a document number (a non-empty string)'],
+            ['doc must not contain control characters (U+0000)'],
           ],
           [{}, ['doc is required', 'desde is required', 'hasta is required']],
         ];
