@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { addDays, todayIn } from '../../src/common/time';
 import { DEMO_PINS } from '../../src/database/demo/sections/credentials';
+import { tokenFor } from '../support/auth';
 import { SCREENSHOTS_DIR, WebBrowser } from './support/browser';
 import { expectFitsAtEverySize } from './support/layout';
 import { startServer, type WebServer } from './support/server';
@@ -98,8 +99,45 @@ describe('the Reportes screen', () => {
       tenantOptions: { name: 'Cevichería Demo' },
     });
     today = todayIn('America/Lima');
+    await sellToday();
     browser = await WebBrowser.launch();
   });
+
+  /**
+   * One comanda paid and closed now, through the API: the demo's day opens at noon, so this
+   * month has sales in the morning of its first day too.
+   */
+  async function sellToday(): Promise<void> {
+    const [{ id }] = await server.dbs.query<{ id: number }>(
+      server.dbs.tenantUrl(server.tenant),
+      `SELECT min(ur.id_usuario)::int AS id FROM usua_roles ur JOIN roles r USING (id_rol)
+        WHERE r.nombre = 'admin'`,
+    );
+    const call = async (method: string, path: string, body: object) => {
+      const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
+        method,
+        headers: {
+          'X-Tenant-ID': server.tenant,
+          Authorization: `Bearer ${tokenFor(server.tenant, id)}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const till = await call('POST', '/cajas/1/sesiones', { monto_apertura: 100 });
+    expect([201, 409]).toContain(till.status);
+    const comanda = await call('POST', '/comandas', {
+      id_mesa: 1,
+      items: [{ id_producto: 1, cantidad: 1 }],
+    });
+    expect(comanda.status).toBe(201);
+    const closed = await call('PUT', `/comandas/${String(comanda.body.id_comanda)}`, {
+      action: 'cerrar',
+      pagos: [{ id_metodo_pago: 2, monto: comanda.body.saldo }],
+    });
+    expect(closed.status).toBe(200);
+  }
 
   afterAll(async () => {
     await browser?.close();

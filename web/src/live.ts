@@ -110,6 +110,9 @@ export function followCocina(
   );
 }
 
+/** The longest wait between two attempts to connect. */
+const MAX_WAIT_MS = 15_000;
+
 /** One stream's loop: connect, read frames, hand over `eventName`'s data, retry with backoff. */
 function follow(
   open: (
@@ -123,6 +126,7 @@ function follow(
   let lastId: string | undefined;
   let controller: AbortController | null = null;
   let attempt = 0;
+  let sessionEnded = false;
 
   const run = async () => {
     while (!stopped) {
@@ -147,6 +151,7 @@ function follow(
           for (const frame of parser.push(value)) {
             if (frame.id) lastId = frame.id;
             if (frame.event === 'reset') handlers.onReset();
+            else if (frame.event === 'end') sessionEnded = true;
             else if (frame.event === eventName) handlers.onEvent(JSON.parse(frame.data));
           }
         }
@@ -156,10 +161,13 @@ function follow(
       if (stopped) return;
       attempt += 1;
       handlers.onStatus('retrying');
-      // 1 s, 2 s, 4 s ... up to 15 s between attempts
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(15_000, 1_000 * 2 ** (attempt - 1))),
-      );
+      // 1 s, 2 s, 4 s ... up to 15 s between attempts; after the service ended the stream with
+      // its session (`event: end`: signed out, deactivated, expired), the longest wait: the page
+      // that signed out stops this stream meanwhile, and otherwise the attempt's 401 tells the
+      // page the session is over
+      const wait = sessionEnded ? MAX_WAIT_MS : Math.min(MAX_WAIT_MS, 1_000 * 2 ** (attempt - 1));
+      sessionEnded = false;
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   };
   void run();

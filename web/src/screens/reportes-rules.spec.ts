@@ -54,8 +54,15 @@ describe('reportes rules', () => {
     const today = '2026-11-28';
     for (const { preset } of PRESETS) expect(presetDe(rangoDe(preset, today), today)).toBe(preset);
     expect(presetDe({ desde: '2026-11-02', hasta: '2026-11-28' }, today)).toBeNull();
-    // on the 1st, this month is today: the first preset that matches
+    // on the 1st, this month is today: the one chosen, else the first preset that matches
     expect(presetDe({ desde: '2026-11-01', hasta: '2026-11-01' }, '2026-11-01')).toBe('hoy');
+    expect(presetDe({ desde: '2026-11-01', hasta: '2026-11-01' }, '2026-11-01', 'mes')).toBe('mes');
+    expect(presetDe({ desde: '2026-11-30', hasta: '2026-11-30' }, '2026-11-30', 'semana')).toBe(
+      'semana',
+    );
+    expect(presetDe({ desde: '2026-11-01', hasta: '2026-11-01' }, '2026-11-01', 'semana')).toBe(
+      'hoy',
+    );
   });
 
   it('refuses dates that are not a period', () => {

@@ -57,13 +57,18 @@ export function rangoDe(preset: Preset, today: string): Rango {
   }
 }
 
-/** The preset whose period this is today (its button shows pressed), or null for other dates. */
-export function presetDe(rango: Rango, today: string): Preset | null {
-  const found = PRESETS.find(({ preset }) => {
+/**
+ * The preset whose period this is today (its button shows pressed), or null for other dates.
+ * Two presets can be the same period (on the 1st, this month is today; on a Monday, this week
+ * is): the one chosen last wins, else the first that matches.
+ */
+export function presetDe(rango: Rango, today: string, elegido?: Preset | null): Preset | null {
+  const matches = (preset: Preset) => {
     const r = rangoDe(preset, today);
     return r.desde === rango.desde && r.hasta === rango.hasta;
-  });
-  return found?.preset ?? null;
+  };
+  if (elegido && matches(elegido)) return elegido;
+  return PRESETS.find(({ preset }) => matches(preset))?.preset ?? null;
 }
 
 /** What is wrong with the dates typed, in Spanish, or null. */

@@ -28,6 +28,7 @@ import {
   TITULO_TIEMPO,
   topPorVentaBruta,
   valorLabel,
+  type Preset,
   type Rango,
   type ReporteAsistencia,
   type ReporteGastos,
@@ -118,9 +119,10 @@ export function Reportes() {
   const { api, tenant } = useSession();
   const today = todayIn(tenant.timeZone);
   const [rango, setRango] = useState<Rango>(() => rangoDe('mes', today));
+  const [elegido, setElegido] = useState<Preset | null>('mes');
   const [fechas, setFechas] = useState<Rango>(rango);
   const problema = problemaDeRango(fechas);
-  const preset = presetDe(rango, today);
+  const preset = presetDe(rango, today, elegido);
   const cobros = Boolean(tenant.features?.cobros);
   const inventario = Boolean(tenant.features?.inventario);
   const key = `${rango.desde}|${rango.hasta}`;
@@ -202,7 +204,10 @@ export function Reportes() {
               type="button"
               class={p.preset === preset ? 'seg active' : 'seg'}
               aria-pressed={p.preset === preset}
-              onClick={() => elegir(rangoDe(p.preset, today))}
+              onClick={() => {
+                setElegido(p.preset);
+                elegir(rangoDe(p.preset, today));
+              }}
             >
               {p.label}
             </button>
