@@ -12,6 +12,7 @@ import { ReportesVentas1765300000000 } from '../../../src/database/migrations/te
 import { InventarioCierre1765300000002 } from '../../../src/database/migrations/tenant/1765300000002-inventario-cierre';
 import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1765400000000-webhooks';
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
+import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -81,6 +82,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new Webhooks1765400000000(),
           // a purchase's stock movements name who saved it (inventario_sincronizar_compra, replaced)
           new InventarioUsuarioCompra1765500000300(),
+          // a deactivation ends the user's sessions (usuarios_fin_de_sesiones), with its column
+          new FinDeSesiones1765500000400(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);
