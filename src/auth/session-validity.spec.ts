@@ -29,8 +29,16 @@ describe('sessionProblem', () => {
     const since = member({ tokens_desde: deactivated });
     expect(sessionProblem(since, { ...user, issuedAt: second - 1 })?.reason).toBe('session_ended');
     expect(sessionProblem(since, { ...user, issuedAt: undefined })?.reason).toBe('session_ended');
-    // signed in again in the second of the reactivation: its iat is that whole second
+    // a session opened in that second after the reactivation: those before it were revoked
     expect(sessionProblem(since, { ...user, issuedAt: second })).toBeUndefined();
     expect(sessionProblem(since, { ...user, issuedAt: second + 1 })).toBeUndefined();
+  });
+
+  it('refuses a token without a session issued in the second of the deactivation', () => {
+    const since = member({ tokens_desde: deactivated });
+    const plain = { id_usuario: 7, tenant: 'alfa' };
+    expect(sessionProblem(since, { ...plain, issuedAt: second - 1 })?.reason).toBe('session_ended');
+    expect(sessionProblem(since, { ...plain, issuedAt: second })?.reason).toBe('session_ended');
+    expect(sessionProblem(since, { ...plain, issuedAt: second + 1 })).toBeUndefined();
   });
 });

@@ -13,10 +13,6 @@ export interface SessionProblem {
  * by a change of credentials, the token not issued before the user was last deactivated, and
  * not expired. The permission guard asks it of every request, the live streams of every open
  * stream (src/auth/live-sessions.ts): one rule for both.
- *
- * A token's `iat` is in whole seconds, so the deactivation's instant is compared by its second:
- * a user reactivated and signed in again within that second keeps the new token. A token issued
- * in that second before the deactivation is ended by its session, which the deactivation revoked.
  */
 export function sessionProblem(
   member: StaffSessions | undefined,
@@ -33,11 +29,7 @@ export function sessionProblem(
       reason: 'session_ended',
       message: 'This session has ended (signed out, or the credentials changed): sign in again',
     };
-  if (
-    member.tokens_desde !== null &&
-    (user.issuedAt === undefined ||
-      user.issuedAt < Math.floor(member.tokens_desde.getTime() / 1000))
-  )
+  if (member.tokens_desde !== null && issuedBefore(user, member.tokens_desde))
     return {
       reason: 'session_ended',
       message: 'This session has ended (the user was deactivated since): sign in again',
@@ -45,4 +37,17 @@ export function sessionProblem(
   if (user.expiresAt !== undefined && user.expiresAt * 1000 <= nowMs)
     return { reason: 'expired', message: 'The token has expired: sign in again' };
   return undefined;
+}
+
+/**
+ * Whether the token may have been issued before the user's last deactivation. A token's `iat`
+ * counts whole seconds: a token without a session (`npm run token`, another issuer) issued in
+ * the second of the deactivation is refused, since it may come from before it; a session's
+ * token of that second is taken, since the deactivation revoked every session open then (so a
+ * user reactivated and signed in again within that second keeps the new session).
+ */
+function issuedBefore(user: AuthenticatedUser, deactivated: Date): boolean {
+  if (user.issuedAt === undefined) return true;
+  const second = Math.floor(deactivated.getTime() / 1000);
+  return user.sessionId === undefined ? user.issuedAt <= second : user.issuedAt < second;
 }
