@@ -23,14 +23,14 @@ describe('FairSlots', () => {
     const results = gates.map((g) => slots.run('t', 'k', g.work));
     await settle();
     expect(log).toEqual(['a', 'b']);
-    expect(slots.size).toEqual({ running: 2, waiting: 1 });
+    expect(slots.size).toEqual({ running: 2, waiting: 1, admitted: 3 });
     gates[0].open();
     await settle();
     expect(log).toEqual(['a', 'b', 'c']);
     gates[1].open();
     gates[2].open();
     await expect(Promise.all(results)).resolves.toEqual(['a', 'b', 'c']);
-    expect(slots.size).toEqual({ running: 0, waiting: 0 });
+    expect(slots.size).toEqual({ running: 0, waiting: 0, admitted: 0 });
   });
 
   it('gives a freed slot to the next key in turn, not to the key that queued most', async () => {
@@ -54,9 +54,10 @@ describe('FairSlots', () => {
       if (slots.size.running === 0) break;
     }
     await Promise.all(runs);
-    // flood0 ran at once; then the groups take turns (t1, t2), and within t1 its keys (flood,
-    // tablet): the other tenant and the tablet wait one turn each, not the whole flood
-    expect(log).toEqual(['flood0', 'flood1', 'other', 'tablet', 'flood2', 'flood3', 'flood4']);
+    // the groups take turns (t1 was served last: t2 first), and within t1 its keys (flood was
+    // served last: tablet first): the other tenant and the tablet wait one piece of work each,
+    // not the whole flood
+    expect(log).toEqual(['flood0', 'other', 'tablet', 'flood1', 'flood2', 'flood3', 'flood4']);
   });
 
   it('refuses past the bound of a key (scope key) and past the whole bound (scope all)', async () => {
@@ -77,7 +78,21 @@ describe('FairSlots', () => {
     await Promise.all([...runs, runB]);
     // room again once the work ended
     await expect(slots.run('t', 'a', () => Promise.resolve('again'))).resolves.toBe('again');
-    expect(slots.size).toEqual({ running: 0, waiting: 0 });
+    expect(slots.size).toEqual({ running: 0, waiting: 0, admitted: 0 });
+  });
+
+  it('holds a place from admit to leave, before the work has its turn', async () => {
+    const slots = new FairSlots({ slots: 1, perKey: 1, max: 2 });
+    const ticket = slots.admit('t', 'k');
+    expect(() => slots.admit('t', 'k')).toThrow(SlotsFull);
+    const other = slots.admit('t', 'j');
+    expect(() => slots.admit('t', 'i')).toThrow(expect.objectContaining({ scope: 'all' }));
+    other.leave();
+    other.leave();
+    await expect(ticket.run(() => Promise.resolve('ran'))).resolves.toBe('ran');
+    await expect(ticket.run(() => Promise.resolve('again'))).rejects.toThrow('runs once');
+    ticket.leave();
+    expect(slots.size).toEqual({ running: 0, waiting: 0, admitted: 0 });
   });
 
   it('frees the slot and the share of work that throws', async () => {
@@ -86,7 +101,7 @@ describe('FairSlots', () => {
       'boom',
     );
     await expect(slots.run('t', 'k', () => Promise.resolve(1))).resolves.toBe(1);
-    expect(slots.size).toEqual({ running: 0, waiting: 0 });
+    expect(slots.size).toEqual({ running: 0, waiting: 0, admitted: 0 });
   });
 
   it('refuses limits that cannot work', () => {

@@ -7,7 +7,7 @@ import { permissionsOf } from '../auth/permissions';
 import { StaffCache } from '../auth/staff-cache';
 import { issuesTokens, type AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
-import { FairSlots, SlotsFull } from '../common/fair-slots';
+import { FairSlots, SlotsFull, type SlotTicket } from '../common/fair-slots';
 import { AppLogger, type Logger } from '../common/logging/logger';
 import { TenantContext } from '../tenancy/tenant-context';
 import { ATTEMPT_COUNTER, type AttemptCounter } from './attempt-counter';
@@ -81,9 +81,9 @@ export class SignInService {
   async login(documento: string, password: string, address: string): Promise<SessionDto> {
     this.requireAvailable();
     const account = `documento:${documento.trim()}`;
-    const { row, valid } = await this.attempt([account], async () => {
+    const { row, valid } = await this.attempt([account], address, async (inTurn) => {
       const found = await this.credentials.byDocumento(documento.trim());
-      const matches = await this.hashed(address, () => verifySecret(password, found?.password_hash));
+      const matches = await inTurn(() => verifySecret(password, found?.password_hash));
       return { row: found, valid: matches };
     });
     if (!valid || !row?.activo) return this.failed('password', address);
@@ -103,10 +103,10 @@ export class SignInService {
     const device = `address:${address}`;
     const keys = [device];
     if (idUsuario !== undefined) keys.push(`usuario:${idUsuario}`);
-    const { row, hash } = await this.attempt(keys, async () => {
+    const { row, hash } = await this.attempt(keys, address, async (inTurn) => {
       // one hash, whichever way the PIN came: with the tenant's salt, it finds its owner
       const salt = await this.pinSalt();
-      const made = await this.hashed(address, () => hashPin(pin, salt));
+      const made = await inTurn(() => hashPin(pin, salt));
       const found =
         idUsuario === undefined
           ? await this.credentials.byPinHash(made)
@@ -173,12 +173,20 @@ export class SignInService {
   }
 
   /**
-   * Reserves an attempt of every key (docs/sign-in.md, "Lockout") before `verify` hashes
-   * anything: 429 TOO_MANY_ATTEMPTS when a key has none left. A failure keeps the reservations
-   * (the caller answers 401); a success gives them back or resets them (the caller). When
-   * `verify` throws, nothing was checked: the reservations are given back.
+   * One sign-in attempt. First a place in the hash queue, shared round-robin between tenants
+   * and, within a tenant, client addresses (docs/sign-in.md, "The hash queue"): past its bounds,
+   * 429 or 503 SIGN_IN_BUSY at once, before any query. Then an attempt of every key is reserved
+   * (docs/sign-in.md, "Lockout"): 429 TOO_MANY_ATTEMPTS when a key has none left. Then `verify`
+   * runs, its hash in its turn (`inTurn`). A failure keeps the reservations (the caller answers
+   * 401); a success gives them back or resets them (the caller). When anything throws before a
+   * verdict, nothing was checked: the reservations are given back.
    */
-  private async attempt<T>(keys: string[], verify: () => Promise<T>): Promise<T> {
+  private async attempt<T>(
+    keys: string[],
+    address: string,
+    verify: (inTurn: <H>(hash: () => Promise<H>) => Promise<H>) => Promise<T>,
+  ): Promise<T> {
+    const ticket = this.admit(address);
     const reserved: string[] = [];
     try {
       for (const key of keys) {
@@ -186,21 +194,18 @@ export class SignInService {
         if (wait > 0) throw tooManyAttempts(wait);
         reserved.push(key);
       }
-      return await verify();
+      return await verify((hash) => ticket.run(hash));
     } catch (error) {
       await Promise.all(reserved.map((key) => this.attempts.release(this.tenant, key)));
       throw error;
+    } finally {
+      ticket.leave();
     }
   }
 
-  /**
-   * A hash in its turn: the queue is shared round-robin between tenants and, within a tenant,
-   * client addresses (docs/sign-in.md, "The hash queue"); past its bounds, 429 or 503
-   * SIGN_IN_BUSY at once.
-   */
-  private async hashed<T>(address: string, hash: () => Promise<T>): Promise<T> {
+  private admit(address: string): SlotTicket {
     try {
-      return await this.slots.run(this.tenant, address, hash);
+      return this.slots.admit(this.tenant, address);
     } catch (error) {
       if (!(error instanceof SlotsFull)) throw error;
       const scope = error.scope === 'key' ? 'client' : 'instance';
