@@ -216,9 +216,10 @@ export class AppConfig {
   RATE_LIMIT_WINDOW_MS = 60_000;
 
   /**
-   * Redis holding the rate-limit counts, shared by every instance (redis://host:6379/0,
-   * rediss:// for TLS). Unset: each instance counts in its own memory. Redis away: the limit
-   * fails open (docs/security.md, Rate limit).
+   * Redis holding the rate-limit and sign-in lockout counts, shared by every instance
+   * (redis://host:6379/0, rediss:// for TLS). Unset: each instance counts its rate limit in its
+   * own memory, and the lockout counts in the tenant's database. Redis away: the rate limit fails
+   * open, the lockout counts in the database (docs/security.md).
    */
   @IsOptional()
   @Matches(/^rediss?:\/\/(\S+@)?[^\s/@]+(\/\d{0,2})?(\?\S*)?$/, {
