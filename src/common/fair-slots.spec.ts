@@ -109,4 +109,3 @@ describe('FairSlots', () => {
     expect(() => new FairSlots({ slots: 2, perKey: 1, max: 1 })).toThrow(RangeError);
   });
 });
-

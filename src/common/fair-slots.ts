@@ -127,7 +127,7 @@ export class FairSlots {
 
   private enqueue(group: string, key: string, entry: Waiting): void {
     let keys = this.queues.get(group);
-    if (!keys) this.queues.set(group, (keys = new Map()));
+    if (!keys) this.queues.set(group, (keys = new Map<string, Waiting[]>()));
     let queue = keys.get(key);
     if (!queue) keys.set(key, (queue = []));
     queue.push(entry);

@@ -34,7 +34,11 @@ export const tooManyAttempts = (retryAfterSeconds: number) =>
  * address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins in it, 503 when the whole queue holds
  * SIGN_IN_QUEUE_MAX. Answered at once, instead of waiting behind a flood; nothing was checked.
  */
-export const signInBusy = (scope: 'client' | 'instance', limit: number, retryAfterSeconds: number) =>
+export const signInBusy = (
+  scope: 'client' | 'instance',
+  limit: number,
+  retryAfterSeconds: number,
+) =>
   new DomainError({
     status: scope === 'client' ? 429 : 503,
     code: 'SIGN_IN_BUSY',
@@ -91,7 +95,7 @@ export const SIGN_IN_ERRORS = {
   SIGN_IN_BUSY_CLIENT: example(
     429,
     'SIGN_IN_BUSY',
-    "This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted)",
+    'This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted)',
     'This client has 10 sign-ins waiting already: try again in 1 s',
     { scope: 'client', limit: 10, retryAfterSeconds: 1 },
     {},

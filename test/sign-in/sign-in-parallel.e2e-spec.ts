@@ -79,15 +79,13 @@ describe('staff sign-in under parallel guesses and floods', () => {
       .set('X-Tenant-ID', slug)
       .set('X-Forwarded-For', device)
       .send(body)
-      .then(
-        (res): Answer => ({
-          status: res.status,
-          code: res.body?.code,
-          retryAfter: res.headers['retry-after'],
-          scope: res.body?.detail?.scope,
-          seq: (seq += 1),
-        }),
-      );
+      .then((res): Answer => ({
+        status: res.status,
+        code: res.body?.code,
+        retryAfter: res.headers['retry-after'],
+        scope: res.body?.detail?.scope,
+        seq: (seq += 1),
+      }));
 
   const pad = (base: string, slug: string, pin: string, device: string) =>
     send(base, slug, 'pin', { pin }, device);
@@ -217,9 +215,9 @@ describe('staff sign-in under parallel guesses and floods', () => {
         expect(
           (await login(other.base, slug, STAFF.mozo.documento, `mal-${i}`, '10.3.0.2')).status,
         ).toBe(401);
-      expect(
-        (await login(base, slug, STAFF.mozo.documento, PASSWORD, '10.3.0.2')).status,
-      ).toBe(429);
+      expect((await login(base, slug, STAFF.mozo.documento, PASSWORD, '10.3.0.2')).status).toBe(
+        429,
+      );
 
       // a restart forgets nothing: the other instance stops, a new one starts
       await stopApp(other.app);
