@@ -12,7 +12,7 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** p50, p95 and max (and the count) of a list of milliseconds, to 0.1 ms. */
+/** p50, p95, p99 and max (and the count) of a list of milliseconds, to 0.1 ms. */
 function latencyFigures(list) {
   const sorted = [...list].sort((a, b) => a - b);
   const round = (ms) => Math.round(ms * 10) / 10;
@@ -20,17 +20,19 @@ function latencyFigures(list) {
     n: sorted.length,
     p50: round(percentile(sorted, 50)),
     p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
     max: round(sorted[sorted.length - 1] ?? NaN),
   };
 }
 
 /**
- * One request to the service on 127.0.0.1: the tenant's header, a bearer `token` and an `accept`
- * when given, `body` sent as JSON. Resolves with its status, content type, body (text, and JSON
+ * One request to the service on 127.0.0.1: the tenant's header, a bearer `token`, an `accept` and
+ * the client address it stands for (`forwardedFor`, as X-Forwarded-For) when given, `body` sent as
+ * JSON. Resolves with its status, content type, body (text, and JSON
  * when it parses) and duration in milliseconds; `sentAt` and `answeredAt` are performance.now()
  * when it was sent and when its headers came back (a write has committed by then).
  */
-function call(port, { method = 'GET', path, tenant, token, accept, body, agent }) {
+function call(port, { method = 'GET', path, tenant, token, accept, body, agent, forwardedFor }) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const started = performance.now();
@@ -46,6 +48,7 @@ function call(port, { method = 'GET', path, tenant, token, accept, body, agent }
           'x-tenant-id': tenant,
           ...(token && { authorization: `Bearer ${token}` }),
           ...(accept && { accept }),
+          ...(forwardedFor && { 'x-forwarded-for': forwardedFor }),
           ...(payload && {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(payload),

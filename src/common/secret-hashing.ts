@@ -54,13 +54,14 @@ export class Slots {
  * sign-ins at the start of a shift), the event loop waits for a core and every other request of
  * the instance slows down, and the pool's other work (the SCRAM of a new PostgreSQL connection,
  * file writes, DNS) queues behind the hashes. Measured in docs/performance.md, "Sign-in".
+ * Sign-in shares as many slots fairly between tenants and client addresses before it hashes
+ * (src/common/fair-slots.ts), so its hashes seldom wait here.
  */
-const HASH_SLOTS = new Slots(
-  Math.max(
-    1,
-    Math.min(availableParallelism() - 1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1),
-  ),
+export const HASH_SLOT_COUNT = Math.max(
+  1,
+  Math.min(availableParallelism() - 1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1),
 );
+const HASH_SLOTS = new Slots(HASH_SLOT_COUNT);
 
 function derive(secret: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   const options: ScryptOptions = {

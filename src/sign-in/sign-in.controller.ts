@@ -18,6 +18,8 @@ export const SIGN_IN_TAG =
 const SIGN_IN_REFUSALS = [
   SIGN_IN_ERRORS.INVALID_CREDENTIALS,
   SIGN_IN_ERRORS.TOO_MANY_ATTEMPTS,
+  SIGN_IN_ERRORS.SIGN_IN_BUSY_CLIENT,
+  SIGN_IN_ERRORS.SIGN_IN_BUSY,
   SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE,
   ERRORS.VALIDATION_FAILED,
 ];
@@ -39,7 +41,7 @@ export class SignInController {
   @ApiOperation({
     summary: 'Sign in with documento and password',
     description:
-      'Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; after 5 failures for the account within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.',
+      'Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; at most 5 attempts for the account within 15 minutes, each reserved before the password is hashed (parallel guesses included): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. A client address with SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash gets 429 SIGN_IN_BUSY, an instance with SIGN_IN_QUEUE_MAX waiting 503 SIGN_IN_BUSY, both with Retry-After.',
   })
   @ApiOkResponse({ type: SessionDto, description: 'Signed in' })
   @ApiErrors(...SIGN_IN_REFUSALS)
@@ -53,7 +55,7 @@ export class SignInController {
   @ApiOperation({
     summary: 'Sign in with a PIN (the floor tablet)',
     description:
-      'A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; after 5 failures from one client address (or for one id_usuario) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.',
+      'A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; at most 5 attempts from one client address (or for one id_usuario) within 15 minutes, each reserved before the PIN is hashed (parallel guesses included; a success gives its own back): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. The hash queue answers 429 or 503 SIGN_IN_BUSY with Retry-After as for login.',
   })
   @ApiOkResponse({ type: SessionDto, description: 'Signed in' })
   @ApiErrors(...SIGN_IN_REFUSALS)

@@ -29,6 +29,27 @@ export const tooManyAttempts = (retryAfterSeconds: number) =>
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 
+/**
+ * The sign-in's hash queue has no room (docs/sign-in.md, "The hash queue"): 429 when this client
+ * address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins in it, 503 when the whole queue holds
+ * SIGN_IN_QUEUE_MAX. Answered at once, instead of waiting behind a flood; nothing was checked.
+ */
+export const signInBusy = (
+  scope: 'client' | 'instance',
+  limit: number,
+  retryAfterSeconds: number,
+) =>
+  new DomainError({
+    status: scope === 'client' ? 429 : 503,
+    code: 'SIGN_IN_BUSY',
+    message:
+      scope === 'client'
+        ? `This client has ${limit} sign-ins waiting already: try again in ${retryAfterSeconds} s`
+        : `This instance has ${limit} sign-ins waiting already: try again in ${retryAfterSeconds} s`,
+    detail: { scope, limit, retryAfterSeconds },
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+
 export const signInNotAvailable = (why: string) =>
   new NotFoundError(`Sign-in is not served here: ${why}`, 'SIGN_IN_NOT_AVAILABLE');
 
@@ -70,6 +91,22 @@ export const SIGN_IN_ERRORS = {
     '5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds',
     'Too many failed sign-ins: try again in 840 s',
     { retryAfterSeconds: 840 },
+  ),
+  SIGN_IN_BUSY_CLIENT: example(
+    429,
+    'SIGN_IN_BUSY',
+    'This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted)',
+    'This client has 10 sign-ins waiting already: try again in 1 s',
+    { scope: 'client', limit: 10, retryAfterSeconds: 1 },
+    {},
+    'SIGN_IN_BUSY_CLIENT',
+  ),
+  SIGN_IN_BUSY: example(
+    503,
+    'SIGN_IN_BUSY',
+    'This instance already has SIGN_IN_QUEUE_MAX sign-ins waiting for a hash: wait Retry-After seconds (another instance may have room)',
+    'This instance has 100 sign-ins waiting already: try again in 2 s',
+    { scope: 'instance', limit: 100, retryAfterSeconds: 2 },
   ),
   SIGN_IN_NOT_AVAILABLE: example(
     404,

@@ -7,6 +7,7 @@ import { permissionsOf } from '../auth/permissions';
 import { StaffCache } from '../auth/staff-cache';
 import { issuesTokens, type AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
+import { FairSlots, SlotsFull, type SlotTicket } from '../common/fair-slots';
 import { AppLogger, type Logger } from '../common/logging/logger';
 import { TenantContext } from '../tenancy/tenant-context';
 import { ATTEMPT_COUNTER, type AttemptCounter } from './attempt-counter';
@@ -24,6 +25,7 @@ import {
   emptyCredentials,
   invalidCredentials,
   pinInUse,
+  signInBusy,
   signInNotAvailable,
   tokenNotRevocable,
   tooManyAttempts,
@@ -32,6 +34,9 @@ import {
 } from './sign-in.errors';
 
 type Method = 'password' | 'pin';
+
+/** The injection token of the FairSlots that sign-in's hashes take turns in. */
+export const SIGN_IN_SLOTS = Symbol('SIGN_IN_SLOTS');
 
 /**
  * Staff sign-in (docs/sign-in.md): a password or a PIN against its scrypt hash, one answer for
@@ -54,6 +59,7 @@ export class SignInService {
     private readonly cache: StaffCache,
     private readonly caller: CallerPermissions,
     @Inject(ATTEMPT_COUNTER) private readonly attempts: AttemptCounter,
+    @Inject(SIGN_IN_SLOTS) private readonly slots: FairSlots,
     logger: AppLogger,
   ) {
     this.log = logger.child('SignIn');
@@ -74,12 +80,14 @@ export class SignInService {
 
   async login(documento: string, password: string, address: string): Promise<SessionDto> {
     this.requireAvailable();
-    const account = this.keyOf(`documento:${documento.trim()}`);
-    await this.refuseWhileLocked([account]);
-    const row = await this.credentials.byDocumento(documento.trim());
-    const valid = await verifySecret(password, row?.password_hash);
-    if (!valid || !row?.activo) return this.failed([account], 'password', address);
-    await this.attempts.reset(account);
+    const account = `documento:${documento.trim()}`;
+    const { row, valid } = await this.attempt([account], address, async (inTurn) => {
+      const found = await this.credentials.byDocumento(documento.trim());
+      const matches = await inTurn(() => verifySecret(password, found?.password_hash));
+      return { row: found, valid: matches };
+    });
+    if (!valid || !row?.activo) return this.failed('password', address);
+    await this.attempts.reset(this.tenant, account);
     if (needsRehash(row.password_hash!)) {
       await this.credentials.rehashPassword(
         row.id_usuario,
@@ -92,19 +100,25 @@ export class SignInService {
 
   async pin(pin: string, idUsuario: number | undefined, address: string): Promise<SessionDto> {
     this.requireAvailable();
-    const keys = [this.keyOf(`address:${address}`)];
-    if (idUsuario !== undefined) keys.push(this.keyOf(`usuario:${idUsuario}`));
-    await this.refuseWhileLocked(keys);
-    // one hash, whichever way the PIN came: with the tenant's salt, it finds its owner
-    const hash = await hashPin(pin, await this.pinSalt());
-    const row =
-      idUsuario === undefined
-        ? await this.credentials.byPinHash(hash)
-        : await this.credentials.byId(idUsuario);
+    const device = `address:${address}`;
+    const keys = [device];
+    if (idUsuario !== undefined) keys.push(`usuario:${idUsuario}`);
+    const { row, hash } = await this.attempt(keys, address, async (inTurn) => {
+      // one hash, whichever way the PIN came: with the tenant's salt, it finds its owner
+      const salt = await this.pinSalt();
+      const made = await inTurn(() => hashPin(pin, salt));
+      const found =
+        idUsuario === undefined
+          ? await this.credentials.byPinHash(made)
+          : await this.credentials.byId(idUsuario);
+      return { row: found, hash: made };
+    });
     if (!row?.activo || row.pin_hash === null || !sameHash(row.pin_hash, hash))
-      return this.failed(keys, 'pin', address);
-    // the device's count is not reset by a success: a PIN of one's own must not buy guesses
-    if (idUsuario !== undefined) await this.attempts.reset(keys[1]);
+      return this.failed('pin', address);
+    // the device's count is not reset by a success (a PIN of one's own must not buy guesses):
+    // only this attempt's reservation is given back
+    await this.attempts.release(this.tenant, device);
+    if (idUsuario !== undefined) await this.attempts.reset(this.tenant, keys[1]);
     return this.open(row, 'pin');
   }
 
@@ -154,24 +168,62 @@ export class SignInService {
     return result;
   }
 
-  private keyOf(what: string): string {
-    return `${this.tenants.tenant.slug}|${what}`;
+  private get tenant(): string {
+    return this.tenants.tenant.slug;
   }
 
-  private async refuseWhileLocked(keys: string[]): Promise<void> {
-    const waits = await Promise.all(keys.map((key) => this.attempts.lockedFor(key)));
-    const wait = Math.max(...waits);
-    if (wait > 0) throw tooManyAttempts(wait);
+  /**
+   * One sign-in attempt. First a place in the hash queue, shared round-robin between tenants
+   * and, within a tenant, client addresses (docs/sign-in.md, "The hash queue"): past its bounds,
+   * 429 or 503 SIGN_IN_BUSY at once, before any query. Then an attempt of every key is reserved
+   * (docs/sign-in.md, "Lockout"): 429 TOO_MANY_ATTEMPTS when a key has none left. Then `verify`
+   * runs, its hash in its turn (`inTurn`). A failure keeps the reservations (the caller answers
+   * 401); a success gives them back or resets them (the caller). When anything throws before a
+   * verdict, nothing was checked: the reservations are given back.
+   */
+  private async attempt<T>(
+    keys: string[],
+    address: string,
+    verify: (inTurn: <H>(hash: () => Promise<H>) => Promise<H>) => Promise<T>,
+  ): Promise<T> {
+    const ticket = this.admit(address);
+    const reserved: string[] = [];
+    try {
+      for (const key of keys) {
+        const wait = await this.attempts.reserve(this.tenant, key);
+        if (wait > 0) throw tooManyAttempts(wait);
+        reserved.push(key);
+      }
+      return await verify((hash) => ticket.run(hash));
+    } catch (error) {
+      await Promise.all(reserved.map((key) => this.attempts.release(this.tenant, key)));
+      throw error;
+    } finally {
+      ticket.leave();
+    }
   }
 
-  private async failed(keys: string[], method: Method, address: string): Promise<never> {
-    await Promise.all(keys.map((key) => this.attempts.fail(key)));
+  private admit(address: string): SlotTicket {
+    try {
+      return this.slots.admit(this.tenant, address);
+    } catch (error) {
+      if (!(error instanceof SlotsFull)) throw error;
+      const scope = error.scope === 'key' ? 'client' : 'instance';
+      this.log.info(
+        { address, scope, limit: error.limit },
+        'sign-in refused: the hash queue is full',
+      );
+      throw signInBusy(scope, error.limit, error.retryAfterSeconds);
+    }
+  }
+
+  private failed(method: Method, address: string): never {
     this.log.info({ method, address }, 'sign-in refused: invalid credentials');
     throw invalidCredentials();
   }
 
   private async pinSalt(): Promise<Buffer> {
-    const slug = this.tenants.tenant.slug;
+    const slug = this.tenant;
     let salt = this.salts.get(slug);
     if (!salt) {
       salt = await this.credentials.pinSalt();

@@ -60,6 +60,18 @@ describe('a refused sign-in, for people', () => {
     );
   });
 
+  it('says a full sign-in queue is a wait of seconds, not the lockout', () => {
+    expect(signInProblem(refusal(429, 'SIGN_IN_BUSY', { 'Retry-After': '2' }), 'pin')).toBe(
+      'Hay muchos ingresos a la vez: vuelve a intentar en 2 s',
+    );
+    expect(signInProblem(refusal(503, 'SIGN_IN_BUSY', { 'Retry-After': '1' }), 'password')).toBe(
+      'Hay muchos ingresos a la vez: vuelve a intentar en 1 s',
+    );
+    expect(signInProblem(refusal(503, 'SIGN_IN_BUSY'), 'pin')).toBe(
+      'Hay muchos ingresos a la vez: vuelve a intentar en un momento',
+    );
+  });
+
   it('leaves any other refusal as it is, shown with its code', () => {
     const unavailable = refusal(404, 'SIGN_IN_NOT_AVAILABLE');
     expect(signInProblem(unavailable, 'pin')).toBe(unavailable);

@@ -42,13 +42,21 @@ export function retryMinutes(
 }
 
 /**
- * A refused sign-in as the person at the tablet reads it: a wrong credential or the lockout in
- * plain Spanish; any other refusal (an unknown restaurant, sign-in not served here, no
+ * A refused sign-in as the person at the tablet reads it: a wrong credential, the lockout or a
+ * full sign-in queue in plain Spanish; any other refusal (an unknown restaurant, sign-in not served here, no
  * connection) as the ApiError itself, shown with its code.
  */
 export function signInProblem(error: unknown, method: SignInMethod): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.status === 401 && error.code === 'INVALID_CREDENTIALS') return WRONG[method];
+  if (error.code === 'SIGN_IN_BUSY') {
+    // the service's sign-in queue is full (429 for this device, 503 for the instance): seconds
+    const text = error.headers?.get('Retry-After')?.trim();
+    const seconds = text && /^\d+$/.test(text) ? Math.max(1, Number(text)) : null;
+    return seconds === null || seconds > 60
+      ? 'Hay muchos ingresos a la vez: vuelve a intentar en un momento'
+      : `Hay muchos ingresos a la vez: vuelve a intentar en ${seconds} s`;
+  }
   if (error.status === 429) {
     const detail = error.detail as { retryAfterSeconds?: unknown } | undefined;
     const minutes =

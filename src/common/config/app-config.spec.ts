@@ -104,6 +104,12 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'true', 'TRUST_PROXY must be the hops or the proxies, not "true"'],
     ['TRUST_PROXY', '10.0.0.0/8; rm', 'TRUST_PROXY must be a number of hops'],
     ['AUTH_SESSION_HOURS', '48', 'AUTH_SESSION_HOURS must be an integer from 1 to 24'],
+    ['SIGN_IN_QUEUE_PER_CLIENT', '0', 'SIGN_IN_QUEUE_PER_CLIENT must be an integer from 1'],
+    [
+      'SIGN_IN_QUEUE_MAX',
+      '5',
+      'SIGN_IN_QUEUE_MAX must be at least SIGN_IN_QUEUE_PER_CLIENT (got 5 and 10)',
+    ],
   ])('refuses %s=%s naming the variable and what it accepts', (name, value, message) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);

@@ -216,9 +216,10 @@ export class AppConfig {
   RATE_LIMIT_WINDOW_MS = 60_000;
 
   /**
-   * Redis holding the rate-limit counts, shared by every instance (redis://host:6379/0,
-   * rediss:// for TLS). Unset: each instance counts in its own memory. Redis away: the limit
-   * fails open (docs/security.md, Rate limit).
+   * Redis holding the rate-limit and sign-in lockout counts, shared by every instance
+   * (redis://host:6379/0, rediss:// for TLS). Unset: each instance counts its rate limit in its
+   * own memory, and the lockout counts in the tenant's database. Redis away: the rate limit fails
+   * open, the lockout counts in the database (docs/security.md).
    */
   @IsOptional()
   @Matches(/^rediss?:\/\/(\S+@)?[^\s/@]+(\/\d{0,2})?(\?\S*)?$/, {
@@ -337,6 +338,22 @@ export class AppConfig {
   @EnvInt(1, 24)
   AUTH_SESSION_HOURS = 12;
 
+  /**
+   * Sign-ins (POST /auth/login, /auth/pin) of one client address to one tenant that may wait for
+   * their hash on an instance at once, the one hashing included: 429 SIGN_IN_BUSY beyond, with
+   * Retry-After (docs/sign-in.md, "The hash queue"). The queue is shared round-robin between the
+   * tenants, and within a tenant between the addresses, so a flood waits behind itself.
+   */
+  @EnvInt(1, 10_000)
+  SIGN_IN_QUEUE_PER_CLIENT = 10;
+
+  /**
+   * Sign-ins that may wait for their hash on an instance at once, all clients together: 503
+   * SIGN_IN_BUSY beyond, with Retry-After (at least SIGN_IN_QUEUE_PER_CLIENT).
+   */
+  @EnvInt(1, 100_000)
+  SIGN_IN_QUEUE_MAX = 100;
+
   /** Public key of RS256 tokens: a PEM file (public key or certificate) or a JWKS file. */
   @IsOptional()
   @IsString({ message: 'a file path' })
@@ -444,6 +461,11 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   if (config.HTTP_MAX_CONNECTIONS <= config.SSE_MAX_CLIENTS) {
     problems.push(
       `HTTP_MAX_CONNECTIONS must be above SSE_MAX_CLIENTS, each live stream holds a connection (got ${config.HTTP_MAX_CONNECTIONS} and ${config.SSE_MAX_CLIENTS})`,
+    );
+  }
+  if (config.SIGN_IN_QUEUE_MAX < config.SIGN_IN_QUEUE_PER_CLIENT) {
+    problems.push(
+      `SIGN_IN_QUEUE_MAX must be at least SIGN_IN_QUEUE_PER_CLIENT (got ${config.SIGN_IN_QUEUE_MAX} and ${config.SIGN_IN_QUEUE_PER_CLIENT})`,
     );
   }
   if (config.WEBHOOKS_LEASE_MS < config.WEBHOOKS_TIMEOUT_MS + 3_000) {

@@ -1747,7 +1747,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with documento and password
-     * @description Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; after 5 failures for the account within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.
+     * @description Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; at most 5 attempts for the account within 15 minutes, each reserved before the password is hashed (parallel guesses included): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. A client address with SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash gets 429 SIGN_IN_BUSY, an instance with SIGN_IN_QUEUE_MAX waiting 503 SIGN_IN_BUSY, both with Retry-After.
      */
     post: operations['SignInController_login_v1'];
     delete?: never;
@@ -1767,7 +1767,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with a PIN (the floor tablet)
-     * @description A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; after 5 failures from one client address (or for one id_usuario) within 15 minutes, 429 TOO_MANY_ATTEMPTS with Retry-After.
+     * @description A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; at most 5 attempts from one client address (or for one id_usuario) within 15 minutes, each reserved before the PIN is hashed (parallel guesses included; a success gives its own back): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. The hash queue answers 429 or 503 SIGN_IN_BUSY with Retry-After as for login.
      */
     post: operations['SignInController_pin_v1'];
     delete?: never;
@@ -15586,7 +15586,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `SIGN_IN_BUSY` This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15597,7 +15597,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      /** @description Service unavailable: `SIGN_IN_BUSY` This instance already has SIGN_IN_QUEUE_MAX sign-ins waiting for a hash: wait Retry-After seconds (another instance may have room); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15694,7 +15694,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `SIGN_IN_BUSY` This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15705,7 +15705,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      /** @description Service unavailable: `SIGN_IN_BUSY` This instance already has SIGN_IN_QUEUE_MAX sign-ins waiting for a hash: wait Retry-After seconds (another instance may have room); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
