@@ -17,6 +17,7 @@ import { ReportesVentas1765300000000 } from './1765300000000-reportes-ventas';
 import { InventarioIndices1765300000001 } from './1765300000001-inventario-indices';
 import { InventarioCierre1765300000002 } from './1765300000002-inventario-cierre';
 import { Webhooks1765400000000 } from './1765400000000-webhooks';
+import { WebhooksSinNotify1765500000200 } from './1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from './1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from './1765500000400-fin-de-sesiones';
 
@@ -40,6 +41,7 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   InventarioIndices1765300000001,
   InventarioCierre1765300000002,
   Webhooks1765400000000,
+  WebhooksSinNotify1765500000200,
   InventarioUsuarioCompra1765500000300,
   FinDeSesiones1765500000400,
 ];
