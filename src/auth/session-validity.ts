@@ -13,6 +13,10 @@ export interface SessionProblem {
  * by a change of credentials, the token not issued before the user was last deactivated, and
  * not expired. The permission guard asks it of every request, the live streams of every open
  * stream (src/auth/live-sessions.ts): one rule for both.
+ *
+ * A token's `iat` is in whole seconds, so the deactivation's instant is compared by its second:
+ * a user reactivated and signed in again within that second keeps the new token. A token issued
+ * in that second before the deactivation is ended by its session, which the deactivation revoked.
  */
 export function sessionProblem(
   member: StaffSessions | undefined,
@@ -31,7 +35,8 @@ export function sessionProblem(
     };
   if (
     member.tokens_desde !== null &&
-    (user.issuedAt === undefined || user.issuedAt * 1000 < member.tokens_desde.getTime())
+    (user.issuedAt === undefined ||
+      user.issuedAt < Math.floor(member.tokens_desde.getTime() / 1000))
   )
     return {
       reason: 'session_ended',

@@ -13,6 +13,7 @@ import { InventarioCierre1765300000002 } from '../../../src/database/migrations/
 import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1765400000000-webhooks';
 import { WebhooksSinNotify1765500000200 } from '../../../src/database/migrations/tenant/1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
+import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -84,6 +85,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new WebhooksSinNotify1765500000200(),
           // a purchase's stock movements name who saved it (inventario_sincronizar_compra, replaced)
           new InventarioUsuarioCompra1765500000300(),
+          // a deactivation ends the user's sessions (usuarios_fin_de_sesiones), with its column
+          new FinDeSesiones1765500000400(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);
