@@ -38,7 +38,10 @@ export class OutboxWakeups implements OnApplicationShutdown {
   private started: Promise<void> | null = null;
   private lastWarning = 0;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig, logger: AppLogger) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    logger: AppLogger,
+  ) {
     this.logger = logger.child('Outbox');
   }
 
