@@ -240,7 +240,11 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       worker.again = true;
       return worker.draining;
     }
+    let claimed = false;
     worker.draining = this.drain(worker)
+      .then((some) => {
+        claimed = some;
+      })
       .catch((error: unknown) => {
         this.logger.warn(
           { tenant: worker.slug, err: (error as Error).message },
@@ -251,26 +255,31 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         worker.draining = null;
         if (worker.again && !this.closed && this.workers.get(worker.slug) === worker) {
           worker.again = false;
-          void this.wake(worker);
+          // it sent messages: more may be waiting, drain again now; it found none (writes of a
+          // tenant without endpoints): gather the next commits, a claim per GATHER_MS at most
+          if (claimed) void this.wake(worker);
+          else this.notified(worker);
         }
       });
     return worker.draining;
   }
 
   /**
-   * Claims and sends until a claim comes back short. Two statements for a message alone, its
+   * Claims and sends until a claim comes back short; answers whether it claimed any. Two statements for a message alone, its
    * claim and its record, and two of the control database: the claim's `outbox_due` row (the
    * lease's end, for the others should this instance die) and the visit's result (the tenant's
    * next due time, or none).
    */
-  private async drain(worker: TenantWorker): Promise<void> {
+  private async drain(worker: TenantWorker): Promise<boolean> {
     let mark = worker.mark;
     const swept = worker.swept;
     worker.mark = null;
     worker.swept = false;
     // a wake-up heard from another instance names a tenant this one has not checked
     const tenant = await this.catalog.find(worker.slug);
-    if (!tenant || tenant.status !== 'active' || !this.features.isOn('webhooks', tenant)) return;
+    if (!tenant || tenant.status !== 'active' || !this.features.isOn('webhooks', tenant))
+      return false;
+    let claimed = false;
     await this.context.run(worker.slug, async () => {
       if (Date.now() - worker.lastPurge >= PURGE_EVERY_MS) {
         worker.lastPurge = Date.now();
@@ -284,6 +293,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         const claimedAt = Date.now();
         const batch = await this.repository.claim(batchSize, this.config.WEBHOOKS_LEASE_MS);
         if (batch.length > 0) {
+          claimed = true;
           // a poll's row covers the claim already; else the claim writes one, due at its lease's end
           mark ??= await this.markDue(tenant, new Date(claimedAt + this.config.WEBHOOKS_LEASE_MS));
           retrying = (await this.deliverBatch(worker.slug, batch, claimedAt)) || retrying;
@@ -305,6 +315,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         );
       }
     });
+    return claimed;
   }
 
   /** Writes the tenant's `outbox_due` row (null: the control database did not answer). */
