@@ -19,6 +19,12 @@ const CONSUMER = 'webhooks';
 const PURGE_EVERY_MS = 3_600_000;
 /** Tenants visited at once by a poll or a sweep (each visit holds a connection of its pool). */
 const POLL_CONCURRENCY = 4;
+/**
+ * The sweep's pace: at most this many tenants a second (a thousand in 50 s). It is the backstop
+ * of the backstop, and a visit of a tenant whose DataSource is not open costs a PostgreSQL
+ * session: at the start of an instance, unpaced, it would take the cores from the requests.
+ */
+const SWEEP_PER_SECOND = 20;
 /** How long a wake-up's drain waits for the commits right after it (docs/webhooks.md). */
 const GATHER_MS = 50;
 /** Time kept between an attempt's timeout and its lease's end, for recording it. */
@@ -132,7 +138,10 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     return this.polling;
   }
 
-  /** Visits every tenant with the feature on; forgets the workers of the others. */
+  /**
+   * Visits every tenant with the feature on, SWEEP_PER_SECOND at most; forgets the workers of
+   * the others.
+   */
   sweep(): Promise<void> {
     this.sweeping ??= this.visitAll().finally(() => {
       this.sweeping = null;
@@ -173,13 +182,19 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         this.stop(worker);
       }
     }
-    await this.visit(
-      on.map((tenant) => {
-        const worker = this.worker(tenant.slug);
-        worker.swept = true;
-        return worker;
-      }),
-    );
+    const workers = on.map((tenant) => {
+      const worker = this.worker(tenant.slug);
+      worker.swept = true;
+      return worker;
+    });
+    const batchMs = (POLL_CONCURRENCY * 1_000) / SWEEP_PER_SECOND;
+    for (let i = 0; i < workers.length && !this.closed; i += POLL_CONCURRENCY) {
+      const started = Date.now();
+      await this.visit(workers.slice(i, i + POLL_CONCURRENCY));
+      const rest = batchMs - (Date.now() - started);
+      if (rest > 0 && i + POLL_CONCURRENCY < workers.length)
+        await new Promise((resolve) => setTimeout(resolve, rest).unref());
+    }
   }
 
   /**
