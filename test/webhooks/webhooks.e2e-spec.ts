@@ -170,7 +170,11 @@ describe('webhooks', () => {
     ).toBe(false);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(3);
 
-    const delivered = await entregas(endpoint.id_webhook);
+    // recorded once the batch's sends are done, a moment after the receiver has the last one
+    const delivered = await waitFor(
+      () => entregas(endpoint.id_webhook),
+      (rows) => rows.every((e) => e.estado === 'entregado'),
+    );
     expect(delivered.map((e) => [e.tipo, e.estado, e.intentos])).toEqual([
       ['comanda.cerrar', 'entregado', 1],
       ['comanda.agregar_item', 'entregado', 1],
@@ -215,7 +219,10 @@ describe('webhooks', () => {
     expect(second.status).toBe(200);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(signedWith(endpoint.secreto!, second)).toBe(true);
-    const [entrega] = await entregas(endpoint.id_webhook);
+    const [entrega] = await waitFor(
+      () => entregas(endpoint.id_webhook),
+      ([row]) => row.estado === 'entregado',
+    );
     expect(entrega).toMatchObject({ estado: 'entregado', intentos: 2, ultimo_status: 200 });
     expect(entrega.historial.map((h) => [h.status, h.error])).toEqual([
       [503, 'HTTP 503'],
