@@ -26,6 +26,7 @@ const { quoteIdent } = require('../dist/database/sql');
 const { TableMetadataService } = require('../dist/generic-tables/table-metadata.service');
 const { writeAccessOf } = require('../dist/generic-tables/allowed-tables');
 const { serviceClasses } = require('./support/service-classes');
+const { poolQueryRunner } = require('./support/query-runner');
 
 /** The actor of the service's requests with AUTH_MODE=off (the benchmark's setting). */
 const ANONYMOUS_ACTOR = { id_usuario: null };
@@ -37,23 +38,13 @@ const pool = new Pool({
 });
 const rowsOf = (result) => result.rows;
 
-/** The surface of a TypeORM DataSource the repository uses: query and transaction. */
+/**
+ * The surface of a TypeORM DataSource the repositories use: query, and the query runner of a
+ * transaction (src/database/transaction.ts).
+ */
 const dataSource = {
   query: (sql, params) => pool.query(sql, params).then(rowsOf),
-  async transaction(work) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work({ query: (sql, params) => client.query(sql, params).then(rowsOf) });
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  },
+  createQueryRunner: () => poolQueryRunner(pool),
 };
 const { context, comandas: service } = serviceClasses(dataSource, {
   timeZone: process.env.BASELINE_TIME_ZONE ?? 'America/Lima',

@@ -43,6 +43,7 @@ const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const autocannon = require('autocannon');
 const { freePort, run, start, withClient } = require('./support/processes');
+const { queryRunner } = require('./support/query-runner');
 const { fmt, printProfile, runMain, runStandalone } = require('./support/standalone');
 const { call, latencyFigures, percentile } = require('./support/requests');
 
@@ -556,19 +557,10 @@ async function explainPayAndClose(tenantUrl, comandas, timeZone) {
       current.push({ sql, planning: plan['Planning Time'], execution: plan['Execution Time'] });
       return (await c.query(sql, params)).rows;
     };
+    // the transactions' statements explained too, on the one client (BEGIN and COMMIT are not)
     const dataSource = {
       query,
-      async transaction(work) {
-        await c.query('BEGIN');
-        try {
-          const result = await work({ query });
-          await c.query('COMMIT');
-          return result;
-        } catch (error) {
-          await c.query('ROLLBACK');
-          throw error;
-        }
-      },
+      createQueryRunner: () => queryRunner({ acquire: async () => ({ client: c, query }) }),
     };
     const { comandas: service } = serviceClasses(dataSource, {
       timeZone,

@@ -111,7 +111,8 @@ export async function createApp(
  * Starts the work the service does besides answering requests: the webhooks' delivery
  * (docs/webhooks.md). Called once the tenants' start-up migrations are done (a tenant visited
  * before would be found behind the code), and never by the CLIs, which build the same modules.
+ * Resolves once the other instances' wake-ups are heard (REDIS_URL), a second at most.
  */
-export function startBackgroundWork(app: NestExpressApplication): void {
-  app.get(WebhookDispatcher).start();
+export function startBackgroundWork(app: NestExpressApplication): Promise<void> {
+  return app.get(WebhookDispatcher).start();
 }

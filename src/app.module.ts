@@ -32,6 +32,8 @@ import { InventarioModule } from './inventario/inventario.module';
 import { CocinaModule } from './cocina/cocina.module';
 import { ReportesModule } from './reportes/reportes.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { OutboxModule } from './outbox/outbox.module';
+import { OutboxCommitMiddleware } from './outbox/outbox-commit.middleware';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
@@ -101,6 +103,7 @@ export class AppModule implements NestModule {
         InventarioModule,
         CocinaModule,
         ReportesModule,
+        OutboxModule,
         WebhooksModule,
         CatalogoModule,
         GenericTablesModule,
@@ -135,7 +138,8 @@ export class AppModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     consumer
-      .apply(TenantContextMiddleware)
+      // the outboxes' wake-up of a write reads the tenant the context middleware put
+      .apply(TenantContextMiddleware, OutboxCommitMiddleware)
       .exclude(
         { path: 'health', method: RequestMethod.ALL },
         { path: 'docs{/*path}', method: RequestMethod.ALL },

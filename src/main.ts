@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     await Promise.all([preparing, creating]);
     await listen(app!, config);
     if (stopping) return;
-    startBackgroundWork(app!);
+    await startBackgroundWork(app!);
     process.stdout.write(`${banner(config)}\n`);
     // a first start's demo: its statistics and report model while it already serves (a second
     // or so of PostgreSQL; requests meanwhile are answered, the first report may wait for it)

@@ -12,7 +12,6 @@ import { NoTenant } from '../tenancy/tenancy.decorators';
 import type { DatabaseTarget } from '../database/database-target';
 import { TenantDataSources } from '../tenancy/tenant-datasources.service';
 import { ComandaEventHub } from '../comandas/stream/comanda-event-hub.service';
-import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.service';
 import { connectionBudget } from '../common/config/connection-budget';
 import { HealthReport, HealthUnavailableReport } from './health.dto';
 
@@ -29,7 +28,6 @@ export class HealthController {
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
     private readonly tenants: TenantDataSources,
     private readonly live: ComandaEventHub,
-    private readonly webhooks: WebhookDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,7 +70,6 @@ export class HealthController {
         budget: connectionBudget(this.config),
         listeners: this.live.listenerCount,
         streams: this.live.streamCount,
-        webhookListeners: this.webhooks.listenerCount,
       },
       uptimeSeconds: Math.round(process.uptime()),
     };

@@ -15,7 +15,7 @@ export class ConnectionsHealth {
   @ApiProperty({
     type: 'integer',
     description:
-      'The most PostgreSQL connections this instance may open: CONTROL_POOL_MAX + TENANT_DATASOURCE_MAX × (TENANT_POOL_MAX + 1)',
+      'The most PostgreSQL connections this instance may open, whatever the number of tenants: CONTROL_POOL_MAX + TENANT_DATASOURCE_MAX × (TENANT_POOL_MAX + 1)',
   })
   budget!: number;
 
@@ -28,13 +28,6 @@ export class ConnectionsHealth {
 
   @ApiProperty({ type: 'integer', description: 'Live streams (GET /comandas/stream) open now' })
   streams!: number;
-
-  @ApiProperty({
-    type: 'integer',
-    description:
-      'LISTEN connections of the webhooks dispatcher open now (one per tenant with the feature on, outside the budget)',
-  })
-  webhookListeners!: number;
 }
 
 export class HealthReport {

@@ -84,6 +84,14 @@ export class TenantContext {
   }
 
   /**
+   * The catalog row of the tenant the request names when the catalog has it, before the
+   * tenant's guard has checked it (the outboxes' wake-up reads it as the request ends).
+   */
+  get knownTenant(): Tenant | undefined {
+    return RequestContext.get(TENANT_KEYS.tenant);
+  }
+
+  /**
    * Runs `work` inside the context of tenant `slug` (CLI commands, jobs, imports): the same
    * checks as a request (the tenant must exist and be active) and the same DataSource cache.
    */

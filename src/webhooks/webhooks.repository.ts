@@ -104,9 +104,6 @@ const ENTREGA_COLUMNS = `
                   ORDER BY i.id_intento)
               FROM webhook_intentos i WHERE i.id_mensaje = m.id_mensaje), '[]'::json) AS historial`;
 
-/** The channel the outbox trigger notifies (tenant migration 1765400000000). */
-export const OUTBOX_CHANNEL = 'webhook_mensajes';
-
 /** What the motivo of an endpoint the service switched off says. */
 export const DISABLED_GONE = 'the receiver answered 410 Gone';
 export const DISABLED_FAILING = 'no message delivered for 5 days';
@@ -207,7 +204,6 @@ export class WebhooksRepository extends TenantRepository {
        RETURNING id_mensaje`,
       [id, TEST_EVENT],
     );
-    await this.notify(tx);
     return (await this.entrega(row!.id_mensaje, tx))!;
   }
 
@@ -261,12 +257,7 @@ export class WebhooksRepository extends TenantRepository {
         WHERE id_mensaje = $1`,
       [id],
     );
-    await this.notify(tx);
     return (await this.entrega(id, tx))!;
-  }
-
-  private async notify(tx: Queryable): Promise<void> {
-    await tx.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
   }
 
   // ---------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const databases = dbs ?? (await TestDatabases.create());
   const app = await createApp(databases.config(env), databases.target, imports, logTo);
-  startBackgroundWork(app);
+  await startBackgroundWork(app);
   return {
     app,
     http: app.getHttpServer(),

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
 import { MENU, seedMenu } from '../support/fixtures';
+import { RedisProbe, TEST_REDIS_URL } from '../support/redis';
 import { freePort, MAIN_JS, RunningProcess } from '../support/processes';
 import { TestDatabases } from '../support/test-databases';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -167,8 +168,11 @@ describe('webhooks across instances (real processes)', () => {
     return times;
   };
 
+  const redis = new RedisProbe('the webhooks of an instance killed mid-delivery');
+
   beforeAll(async () => {
     dbs = await TestDatabases.create();
+    await redis.probe();
   });
 
   afterEach(async () => {
@@ -180,6 +184,7 @@ describe('webhooks across instances (real processes)', () => {
   });
 
   afterAll(async () => {
+    redis.close();
     await RunningProcess.stopAll();
     await dbs.drop();
   });
@@ -197,20 +202,6 @@ describe('webhooks across instances (real processes)', () => {
       const env = { WEBHOOKS_POLL_MS: '500', WEBHOOKS_CONCURRENCY: '4' };
       const [a, b] = await Promise.all([start('a', env), start('b', env)]);
       await subscribe(a, slug, receiver.url);
-      // both instances listen for the tenant's notifications (each opens its LISTEN connection
-      // on its next poll once an endpoint is active)
-      await waitFor(
-        () =>
-          count(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND application_name = $1`,
-            [`comandas-webhooks:${slug}`],
-          ),
-        (n) => n === 2,
-        'a LISTEN connection on each instance',
-        20_000,
-      );
-
       // 150 changes: 15 comandas changed side by side, through both instances in turn
       await change([a, b], slug, 15, 10);
       const total = await count('SELECT count(*)::int AS n FROM webhook_mensajes');
@@ -248,6 +239,8 @@ describe('webhooks across instances (real processes)', () => {
   it(
     'delivers the messages of an instance killed mid-delivery (SIGKILL) from the other, after the lease',
     async () => {
+      // the changes go to B: A hears of them through Redis (docs/webhooks.md)
+      if (!redis.available()) return;
       const slug = 'caida';
       await tenant(slug);
       receiver = await WebhookReceiver.start();
@@ -261,6 +254,7 @@ describe('webhooks across instances (real processes)', () => {
         // live instance is recorded well before its lease ends
         WEBHOOKS_LEASE_MS: '4000',
         WEBHOOKS_CONCURRENCY: String(concurrency),
+        REDIS_URL: TEST_REDIS_URL,
       };
       const [a, b] = await Promise.all([start('a', env), start('b', env)]);
       await subscribe(b, slug, receiver.url);

@@ -386,9 +386,19 @@ export class AppConfig {
   @EnvInt(1_000, 3_600_000)
   WEBHOOKS_LEASE_MS = 60_000;
 
-  /** How often an instance looks for due messages without being woken (the backstop). */
+  /**
+   * How often an instance reads the tenants with messages due (one query of the control
+   * database's `outbox_due`, whatever the number of tenants): the backstop of the wake-ups.
+   */
   @EnvInt(100, 600_000)
   WEBHOOKS_POLL_MS = 5_000;
+
+  /**
+   * How often an instance visits every tenant with the feature on, due or not (and once at its
+   * start): what finds messages no write of the service woke, e.g. written with SQL.
+   */
+  @EnvInt(1_000, 86_400_000)
+  WEBHOOKS_SWEEP_MS = 3_600_000;
 
   /** Messages one instance sends at once per tenant (one key's messages one after another). */
   @EnvInt(1, 256)

@@ -11,6 +11,7 @@ import { Cocina1765100000000 } from '../../../src/database/migrations/tenant/176
 import { ReportesVentas1765300000000 } from '../../../src/database/migrations/tenant/1765300000000-reportes-ventas';
 import { InventarioCierre1765300000002 } from '../../../src/database/migrations/tenant/1765300000002-inventario-cierre';
 import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1765400000000-webhooks';
+import { WebhooksSinNotify1765500000200 } from '../../../src/database/migrations/tenant/1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
 import { TestDatabases } from '../../support/test-databases';
@@ -80,6 +81,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new InventarioCierre1765300000002(),
           // the webhooks' outbox triggers (webhooks_encolar ...), with their tables
           new Webhooks1765400000000(),
+          // the outbox's triggers without their NOTIFY (webhooks_encolar, webhooks_comanda_eventos, replaced)
+          new WebhooksSinNotify1765500000200(),
           // a purchase's stock movements name who saved it (inventario_sincronizar_compra, replaced)
           new InventarioUsuarioCompra1765500000300(),
           // a deactivation ends the user's sessions (usuarios_fin_de_sesiones), with its column

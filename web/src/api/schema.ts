@@ -1940,14 +1940,12 @@ export interface components {
       latencyMs?: number;
     };
     ConnectionsHealth: {
-      /** @description The most PostgreSQL connections this instance may open: CONTROL_POOL_MAX + TENANT_DATASOURCE_MAX × (TENANT_POOL_MAX + 1) */
+      /** @description The most PostgreSQL connections this instance may open, whatever the number of tenants: CONTROL_POOL_MAX + TENANT_DATASOURCE_MAX × (TENANT_POOL_MAX + 1) */
       budget: number;
       /** @description LISTEN connections of the live streams open now (one per tenant with subscribers) */
       listeners: number;
       /** @description Live streams (GET /comandas/stream) open now */
       streams: number;
-      /** @description LISTEN connections of the webhooks dispatcher open now (one per tenant with the feature on, outside the budget) */
-      webhookListeners: number;
     };
     HealthReport: {
       /**

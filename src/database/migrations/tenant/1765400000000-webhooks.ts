@@ -159,7 +159,7 @@ const ENQUEUE = `
 `;
 
 /** The ids an audit entry's detail names (id_pago, id_envio ...), numbers and strings only. */
-const IDS_OF = (column: string) => `
+export const IDS_OF = (column: string) => `
   coalesce((SELECT jsonb_object_agg(key, value) FROM jsonb_each(${column})
              WHERE key LIKE 'id\\_%' AND jsonb_typeof(value) IN ('number', 'string')), '{}'::jsonb)`;
 

@@ -18,6 +18,7 @@ import { InventarioIndices1765300000001 } from './1765300000001-inventario-indic
 import { InventarioCierre1765300000002 } from './1765300000002-inventario-cierre';
 import { Webhooks1765400000000 } from './1765400000000-webhooks';
 import { IntentosAcceso1765500000000 } from './1765500000000-intentos-acceso';
+import { WebhooksSinNotify1765500000200 } from './1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from './1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from './1765500000400-fin-de-sesiones';
 
@@ -42,6 +43,7 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   InventarioCierre1765300000002,
   Webhooks1765400000000,
   IntentosAcceso1765500000000,
+  WebhooksSinNotify1765500000200,
   InventarioUsuarioCompra1765500000300,
   FinDeSesiones1765500000400,
 ];
