@@ -280,10 +280,10 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   }
 
   /**
-   * Claims and sends until a claim comes back short; answers whether it claimed any. Two statements for a message alone, its
-   * claim and its record, and two of the control database: the claim's `outbox_due` row (the
-   * lease's end, for the others should this instance die) and the visit's result (the tenant's
-   * next due time, or none).
+   * Claims and sends until a claim comes back short; answers whether it claimed any. Two
+   * statements for a message alone, its claim and its record, and two of the control database:
+   * the claim's `outbox_due` row (the lease's end, for the others should this instance die) and
+   * the visit's result (the tenant's next due time, or none).
    */
   private async drain(worker: TenantWorker): Promise<boolean> {
     let mark = worker.mark;
