@@ -5,6 +5,9 @@ const CONNECT_TIMEOUT_MS = 500;
 /** ioredis' own bound on a command. */
 const COMMAND_TIMEOUT_MS = 150;
 
+/** Reconnects every 2 s at most, sooner at first. */
+const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2_000);
+
 /**
  * A Redis client for counters that must never hold a request up (the rate limit, the sign-in
  * lockout): it never queues a command while disconnected and never retries one, so a Redis
@@ -18,11 +21,25 @@ export function counterRedisClient(url: string, keyPrefix: string): Redis {
     commandTimeout: COMMAND_TIMEOUT_MS,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+    retryStrategy,
     // how long disconnect() waits for the socket to close (ioredis waits the whole time when
     // the socket is already gone, e.g. after a refused connection: jest would wait for it)
     disconnectTimeout: 200,
     // connected when the application starts (onModuleInit), not when the module is defined
+    lazyConnect: true,
+  });
+}
+
+/**
+ * A Redis client for a subscription (the outboxes' wake-ups): it queues its SUBSCRIBE until
+ * connected and subscribes again after a reconnection by itself (ioredis' autoResubscribe),
+ * with the counters' connection bounds otherwise. Not connected yet: `subscribe` connects it.
+ */
+export function subscriberRedisClient(url: string): Redis {
+  return new Redis(url, {
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    retryStrategy,
+    disconnectTimeout: 200,
     lazyConnect: true,
   });
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { AppLogger, type Logger } from '../common/logging/logger';
-import { counterRedisClient } from '../common/redis-client';
+import { connectBriefly, counterRedisClient, subscriberRedisClient } from '../common/redis-client';
 import type { Tenant } from '../tenancy/entities/tenant.entity';
 
 /** The Redis channel of the wake-ups: `{"i": <instance>, "t": <tenant slug>}`. */
@@ -85,21 +85,17 @@ export class OutboxWakeups implements OnApplicationShutdown {
     if (!url) return;
     this.publisher = counterRedisClient(url, '');
     this.publisher.on('error', (error: Error) => this.warn(error));
-    this.publisher.connect().catch(() => undefined);
-    // the subscribed connection queues its SUBSCRIBE until connected, and subscribes again
-    // after a reconnection by itself (ioredis' autoResubscribe)
-    const subscriber = new Redis(url, {
-      connectTimeout: 500,
-      retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
-      disconnectTimeout: 200,
-      lazyConnect: true,
-    });
+    // the start waits for both connections, SUBSCRIBE_WAIT_MS at most
+    const subscriber = subscriberRedisClient(url);
     this.subscriber = subscriber;
     subscriber.on('error', (error: Error) => this.warn(error));
     subscriber.on('message', (_channel: string, message: string) => this.heard(message));
-    await Promise.race([
-      subscriber.subscribe(WAKEUP_CHANNEL).catch((error: Error) => this.warn(error)),
-      new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()),
+    await Promise.all([
+      connectBriefly(this.publisher, SUBSCRIBE_WAIT_MS),
+      Promise.race([
+        subscriber.subscribe(WAKEUP_CHANNEL).catch((error: Error) => this.warn(error)),
+        new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()),
+      ]),
     ]);
   }
 

@@ -238,9 +238,8 @@ export class SignInService {
     const lifetime = this.config.AUTH_SESSION_HOURS * 3_600;
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiresAt = new Date((issuedAt + lifetime) * 1000);
-    const tenant = this.tenants.tenant.slug;
     await this.credentials.openSession(jti, row.id_usuario, method, expiresAt);
-    const token = sign({ tenant, iat: issuedAt }, key, {
+    const token = sign({ tenant: this.tenant, iat: issuedAt }, key, {
       algorithm: 'HS256',
       subject: String(row.id_usuario),
       expiresIn: lifetime,

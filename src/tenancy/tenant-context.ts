@@ -80,7 +80,7 @@ export class TenantContext {
    * the rate limit counts a client's requests under.
    */
   get knownSlug(): string | undefined {
-    return RequestContext.get(TENANT_KEYS.tenant)?.slug;
+    return this.knownTenant?.slug;
   }
 
   /**
