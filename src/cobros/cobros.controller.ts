@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiQuery } from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import { RequireActionPermission } from '../auth/resource-actions';
 import { COMANDA_ACCIONES } from '../comandas/comanda-actions';
 import { ComandaDetail } from '../comandas/dto/comanda-output.dto';
 import { ApiTag } from '../common/decorators';
-import { ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { IfMatch, Versioned } from '../common/http/versioned';
 import { Idempotent } from '../idempotency/idempotent.decorator';
@@ -13,8 +13,24 @@ import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import { COBROS_ERRORS } from './cobros.errors';
 import { CobrosService } from './cobros.service';
 import { AnularPagoBody, DescuentoBody, PagoInput, ReembolsoBody } from './dto/pago-input.dto';
+import { SimulacionPagoDto } from './dto/simulacion-pago.dto';
 
 const NOT_ABIERTA = { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' };
+
+/** What a payment may be refused with: taken (POST …/pagos) or worked out (…/pagos/simulacion). */
+const PAGO_ERRORS = [
+  ERRORS.COMANDA_NOT_FOUND,
+  ERRORS.VALIDATION_FAILED,
+  COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
+  COBROS_ERRORS.RECIBIDO_SOLO_EFECTIVO,
+  COBROS_ERRORS.RECIBIDO_INSUFICIENTE,
+  COBROS_ERRORS.UNKNOWN_CAJA,
+  COBROS_ERRORS.CAJA_REQUERIDA,
+  COBROS_ERRORS.SIN_SESION_ABIERTA,
+  COBROS_ERRORS.PAGO_EXCEDE_SALDO,
+  NOT_ABIERTA,
+  ERRORS.STATEMENT_TIMEOUT,
+];
 
 /**
  * The money of a comanda (docs/cobros.md): payments, their voids, refunds, the discount. Every
@@ -44,19 +60,7 @@ export class CobrosController {
     type: ComandaDetail,
     returns: 'The comanda with the payment and its bill',
     status: 201,
-    errors: [
-      ERRORS.COMANDA_NOT_FOUND,
-      ERRORS.VALIDATION_FAILED,
-      COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
-      COBROS_ERRORS.RECIBIDO_SOLO_EFECTIVO,
-      COBROS_ERRORS.RECIBIDO_INSUFICIENTE,
-      COBROS_ERRORS.UNKNOWN_CAJA,
-      COBROS_ERRORS.CAJA_REQUERIDA,
-      COBROS_ERRORS.SIN_SESION_ABIERTA,
-      COBROS_ERRORS.PAGO_EXCEDE_SALDO,
-      NOT_ABIERTA,
-      ERRORS.STATEMENT_TIMEOUT,
-    ],
+    errors: PAGO_ERRORS,
   })
   @Idempotent()
   pay(
@@ -66,6 +70,33 @@ export class CobrosController {
     @CurrentActor() actor: Actor,
   ) {
     return this.cobros.pay(id, body, version, actor);
+  }
+
+  @Post(':id/pagos/simulacion')
+  @RequirePermission('cobros:pay')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'What a payment of an open comanda would do, without taking it',
+    description:
+      'The body, the permission, If-Match and every refusal of POST /comandas/{id}/pagos: the ' +
+      'payment is worked out by that route’s own code, in a transaction rolled back at its end. ' +
+      'Nothing is written: no payment, no new version, no audit entry, no event on the stream, ' +
+      'no webhook message, no idempotency record (an Idempotency-Key is ignored). Answers what ' +
+      'the bill would take, the tip, what was handed over and the change, the till that would ' +
+      'take it, and the bill after it, with whether it settles it (salda).',
+  })
+  @ApiOkResponse({
+    type: SimulacionPagoDto,
+    description: 'The payment as it would be taken, and the bill after it',
+  })
+  @ApiErrors(...PAGO_ERRORS)
+  simulatePayment(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: PagoInput,
+    @IfMatch() version: number | undefined,
+    @CurrentActor() actor: Actor,
+  ) {
+    return this.cobros.simulatePayment(id, body, version, actor);
   }
 
   @Delete(':id/pagos/:idPago')

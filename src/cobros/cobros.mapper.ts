@@ -24,6 +24,7 @@ import type {
 } from './dto/caja-output.dto';
 import type { ComandaDetail } from '../comandas/dto/comanda-output.dto';
 import type { PagoDto } from './dto/cobros-output.dto';
+import type { SimulacionPagoDto } from './dto/simulacion-pago.dto';
 
 /**
  * Rows → answers. Amounts arrive as numeric text and leave as JSON numbers: a conversion, never
@@ -203,6 +204,28 @@ export function toCuenta(
     saldo_efectivo: amount(cuenta.saldo_efectivo),
     estado_pago: cuenta.estado_pago,
     pagos: pagos.map((p) => toPago(p, comandaEstado, timeZone, grants)),
+  };
+}
+
+/** A payment as it would be taken, and the bill after it (CobrosService.simulatePayment). */
+export function toSimulacion(pago: PagoRow, cuenta: CuentaRow): SimulacionPagoDto {
+  return {
+    id_metodo_pago: pago.id_metodo_pago,
+    metodo: pago.metodo,
+    tipo: pago.tipo,
+    monto: amount(pago.monto),
+    propina: amount(pago.propina),
+    recibido: amountOrNull(pago.recibido),
+    vuelto: amount(pago.vuelto),
+    id_sesion: Number(pago.id_sesion),
+    id_caja: pago.id_caja,
+    pagado: amount(cuenta.pagado),
+    propinas: amount(cuenta.propinas),
+    redondeo: amount(cuenta.redondeo),
+    saldo: amount(cuenta.saldo),
+    saldo_efectivo: amount(cuenta.saldo_efectivo),
+    estado_pago: cuenta.estado_pago,
+    salda: cuenta.saldado,
   };
 }
 

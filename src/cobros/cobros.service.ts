@@ -29,9 +29,10 @@ import {
   sinSesionAbierta,
   unknownCaja,
 } from './cobros.errors';
-import { toCuenta } from './cobros.mapper';
+import { toCuenta, toSimulacion } from './cobros.mapper';
 import { CobrosRepository, type PagoRow } from './cobros.repository';
 import type { DescuentoBody, PagoInput, ReembolsoBody } from './dto/pago-input.dto';
+import type { SimulacionPagoDto } from './dto/simulacion-pago.dto';
 
 /** The changes that would move a paid ticket's lines or money elsewhere: void its payments first. */
 const BLOCKED_BY_PAYMENTS: ReadonlySet<ComandaAction> = new Set(['eliminar', 'dividir', 'unir']);
@@ -77,6 +78,26 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     return this.comandas.changeBy(id, 'pagar', version, actor, async (tx) => {
       const pago = await this.applyPayment(tx, id, body, actor);
       return { antes: null, despues: pago, motivo: null };
+    });
+  }
+
+  /**
+   * What `pay` would do with this body, without doing it: `pay` itself runs, in a transaction of
+   * its own that is rolled back at the end, so the payment, its checks, its refusals and the bill
+   * after it are the real payment's by construction, and nothing stays (no payment, version,
+   * audit entry, outbox message or stream notification: they are that transaction's rows).
+   */
+  simulatePayment(
+    id: number,
+    body: PagoInput,
+    version: number | undefined,
+    actor: Actor,
+  ): Promise<SimulacionPagoDto> {
+    return this.rolledBack(async (tx) => {
+      await this.pay(id, body, version, actor);
+      const { cuenta, pagos } = await this.repository.bill(tx, id, this.timeZone);
+      // the payment just taken is the comanda's newest: its row is locked until the rollback
+      return toSimulacion(pagos.at(-1)!, cuenta);
     });
   }
 
@@ -281,6 +302,22 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
   }
 
   /**
+   * Runs `work` in a transaction of its own and rolls it back, whatever `work` answers: a change
+   * that joined the request's transaction would stay with it, so there must be none.
+   */
+  private async rolledBack<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (this.context.transaction) throw new Error('A dry run needs a transaction of its own');
+    try {
+      return await this.repository.transaction<T>(async (tx) => {
+        throw new RolledBack(await work(tx));
+      });
+    } catch (thrown) {
+      if (thrown instanceof RolledBack) return thrown.answer as T;
+      throw thrown;
+    }
+  }
+
+  /**
    * The open session that takes the money: of the till named, else the one the caller opened,
    * else the only one open. Taken FOR SHARE, so that its close waits for this change (and this
    * change sees a close that came first).
@@ -298,6 +335,13 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     const session = await this.repository.shareSession(tx, Number(candidates[0].id_sesion));
     if (session?.estado !== 'abierta') throw sinSesionAbierta(idCaja);
     return Number(session.id_sesion);
+  }
+}
+
+/** Ends a dry run's transaction (rolled back as any transaction that throws) with its answer. */
+class RolledBack extends Error {
+  constructor(readonly answer: unknown) {
+    super('rolled back');
   }
 }
 

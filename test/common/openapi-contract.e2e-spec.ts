@@ -339,6 +339,18 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(404, 'post', '/comandas/999999/descuento', {
     json: { tipo: 'monto', valor: 1, motivo: 'x' },
   });
+  await s.call(200, 'post', `/comandas/${cuentaId}/pagos/simulacion`, {
+    json: { id_metodo_pago: 1, monto: 50, propina: 2, recibido: 100 },
+  });
+  await s.call(409, 'post', `/comandas/${cuentaId}/pagos/simulacion`, {
+    json: { id_metodo_pago: 2, monto: 999 },
+  });
+  await s.call(400, 'post', `/comandas/${cuentaId}/pagos/simulacion`, {
+    json: { id_metodo_pago: 1, monto: 50, recibido: 10 },
+  });
+  await s.call(404, 'post', '/comandas/999999/pagos/simulacion', {
+    json: { id_metodo_pago: 1, monto: 1 },
+  });
   const tarjeta = await s.call(201, 'post', `/comandas/${cuentaId}/pagos`, {
     json: { id_metodo_pago: 2, monto: 10, referencia: 'VISA 4821' },
   });

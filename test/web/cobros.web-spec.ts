@@ -13,6 +13,13 @@ const NUMBER = new Intl.NumberFormat('es-PE', {
 });
 const soles = (value: number) => `S/ ${NUMBER.format(value)}`;
 
+/**
+ * The console line of the service's refusal of the short note the first case types on purpose:
+ * Cobrar asks the payment's dry run, which answers as the payment would (400
+ * RECIBIDO_INSUFICIENTE), and Chromium logs every 4xx answer as an error.
+ */
+const SHORT_NOTE_REFUSED = /status of 400.*\/api\/v1\/comandas\/\d+\/pagos\/simulacion\b/;
+
 /** A product of the test with céntimos that cash rounds (S/ 4.75). */
 const AGUA = { id: 5, precio: 4.75 };
 
@@ -323,7 +330,7 @@ describe('Cobrar and the Caja screen', () => {
     expect((await api<Detail>('cajero', 'GET', `/comandas/${b.id_comanda}`)).estado).toBe(
       'cerrada',
     );
-    browser.expectNoErrors(cajero, { allow: [SIGN_IN_PROBE] });
+    browser.expectNoErrors(cajero, { allow: [SIGN_IN_PROBE, SHORT_NOTE_REFUSED] });
   });
 
   it('follows the X live, takes a withdrawal, closes the till with a count and shows the Z', async () => {
@@ -545,7 +552,7 @@ describe('Cobrar and the Caja screen', () => {
       .getByRole('complementary', { name: 'Ticket del Z N° 1' })
       .getByText(/REPORTE Z/)
       .waitFor();
-    browser.expectNoErrors(cajero, { allow: [SIGN_IN_PROBE] });
+    browser.expectNoErrors(cajero, { allow: [SIGN_IN_PROBE, SHORT_NOTE_REFUSED] });
   });
 
   it('shows a waiter no "Cobrar" and no Caja, and the kitchen no Caja', async () => {

@@ -352,6 +352,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/comandas/{id}/pagos/simulacion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] What a payment of an open comanda would do, without taking it
+     * @description Switchable feature `cobros`, on by default on this instance (`FEATURE_COBROS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_COBROS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG cobros on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     The body, the permission, If-Match and every refusal of POST /comandas/{id}/pagos: the payment is worked out by that route’s own code, in a transaction rolled back at its end. Nothing is written: no payment, no new version, no audit entry, no event on the stream, no webhook message, no idempotency record (an Idempotency-Key is ignored). Answers what the bill would take, the tip, what was handed over and the change, the till that would take it, and the bill after it, with whether it settles it (salda).
+     */
+    post: operations['CobrosController_simulatePayment_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/comandas/{id}/pagos/{idPago}': {
     parameters: {
       query?: never;
@@ -2811,6 +2833,74 @@ export interface components {
     CancelarReservaBody: {
       /** @example el cliente llamó para cancelar */
       motivo: string;
+    };
+    SimulacionPagoDto: {
+      /** @example 1 */
+      id_metodo_pago: number;
+      /** @example Efectivo */
+      metodo: string;
+      /** @example efectivo */
+      tipo: string;
+      /**
+       * @description What the bill would take of it: the monto sent, or in cash the cash balance (saldo_efectivo) when the monto reaches it
+       * @example 54.8
+       */
+      monto: number;
+      /** @example 0 */
+      propina: number;
+      /**
+       * @description Cash handed over: as sent, or monto + propina (null: not cash)
+       * @example 60
+       */
+      recibido: number | null;
+      /**
+       * @description The change: recibido − monto applied − propina
+       * @example 5.2
+       */
+      vuelto: number;
+      /**
+       * @description The open till session that would take it
+       * @example 12
+       */
+      id_sesion: number;
+      /** @example 1 */
+      id_caja: number;
+      /**
+       * @description The bill after it: Σ monto of the applied payments
+       * @example 54.8
+       */
+      pagado: number;
+      /**
+       * @description The bill after it: its tips
+       * @example 0
+       */
+      propinas: number;
+      /**
+       * @description The bill after it: the cash rounding in the customer’s favour
+       * @example -0.05
+       */
+      redondeo: number;
+      /**
+       * @description The bill after it: what is still due
+       * @example 0
+       */
+      saldo: number;
+      /**
+       * @description The bill after it: what settles the rest in cash (saldo rounded down)
+       * @example 0
+       */
+      saldo_efectivo: number;
+      /**
+       * @description The bill after it
+       * @example pagada
+       * @enum {string}
+       */
+      estado_pago: 'pendiente' | 'pagada' | 'reembolso_parcial' | 'reembolsada';
+      /**
+       * @description Whether it settles the bill (nothing due after it): a PUT /comandas/{id} with {"action":"cerrar","pagos":[this body]} would pay and close
+       * @example true
+       */
+      salda: boolean;
     };
     AnularPagoBody: {
       /**
@@ -7491,6 +7581,140 @@ export interface operations {
       };
       /** @description Unprocessable content: `IDEMPOTENCY_KEY_REUSED` This Idempotency-Key was used for another request (method, route, ids or body). */
       422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CobrosController_simulatePayment_v1: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the resource as last read ("3"): 412 STALE_VERSION when it changed since */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PagoInput'];
+      };
+    };
+    responses: {
+      /** @description The payment as it would be taken, and the bill after it */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SimulacionPagoDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `METODO_PAGO_NOT_FOUND` id_metodo_pago names no method in use; `RECIBIDO_SOLO_EFECTIVO` recibido with a method that is not cash; `RECIBIDO_INSUFICIENTE` The cash handed over is less than the amount and the tip; `CAJA_NOT_FOUND` id_caja names no till; `CAJA_REQUERIDA` Several tills are open: name one with id_caja; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_IF_MATCH` If-Match is not an ETag such as "3"; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `COMANDA_NOT_FOUND` No comanda has this id; `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `SIN_SESION_ABIERTA` No open till session takes the money; `PAGO_EXCEDE_SALDO` Not cash, above the balance (or nothing is due); `INVALID_TRANSITION` The comanda is not abierta. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Precondition failed: `STALE_VERSION` If-Match names another version than the current one. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

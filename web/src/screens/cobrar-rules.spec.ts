@@ -1,13 +1,16 @@
+import { ApiError } from '../api';
 import { soles } from '../format';
 import {
-  balanceOf,
   checkDescuento,
-  checkTender,
   defaultMonto,
+  despuesText,
+  draftErrors,
   emptyDraft,
   pagoBody,
   pagoDetalle,
   pagosResumen,
+  redondeoText,
+  refusalFields,
   type Metodo,
   type Pago,
   type TenderDraft,
@@ -35,77 +38,32 @@ const draft = (over: Partial<TenderDraft>): TenderDraft => ({
 });
 
 describe('cobrar rules', () => {
-  // a bill of S/ 93.25: in cash S/ 93.20 settles it (rounded down to S/ 0.10)
-  const bill = balanceOf({ saldo: 93.25, saldo_efectivo: 93.2 });
+  // a bill of S/ 93.25: in cash S/ 93.20 settles it (the service's saldo_efectivo)
+  const bill = { saldo: 93.25, saldo_efectivo: 93.2 };
 
-  it('proposes the balance, in cash the cash balance', () => {
-    expect(bill).toEqual({ saldo: 9325, saldoEfectivo: 9320 });
+  it('proposes the balance, in cash the cash balance, as the bill has them', () => {
     expect(defaultMonto(bill, false)).toBe('93.25');
     expect(defaultMonto(bill, true)).toBe('93.20');
     expect(emptyDraft(bill, true)).toEqual(draft({ monto: '93.20' }));
-    expect(defaultMonto(balanceOf({ saldo: 0, saldo_efectivo: 0 }), true)).toBe('');
+    expect(defaultMonto({ saldo: 0, saldo_efectivo: 0 }, true)).toBe('');
+    // a bill read without cobros' fields proposes nothing
+    expect(defaultMonto({}, false)).toBe('');
   });
 
-  it('shows the change of cash handed over, in céntimos', () => {
-    // part of the bill, with a tip: 100 handed over for 50 and 5 of tip
-    const part = checkTender(bill, true, draft({ monto: '50', propina: '5', recibido: '100' }));
-    expect(part).toEqual({
-      errors: {},
-      aplicado: 5000,
-      propina: 500,
-      recibido: 10000,
-      vuelto: 4500,
-      settles: false,
-    });
-    // the whole bill in cash: the cash balance settles it, the rest of 100 is change
-    const all = checkTender(bill, true, draft({ monto: '93.20', recibido: '100' }));
-    expect(all).toMatchObject({ aplicado: 9320, vuelto: 680, settles: true });
-    // more than the balance typed as the amount: the bill takes the cash balance, the rest is change
-    const over = checkTender(bill, true, draft({ monto: '100' }));
-    expect(over).toMatchObject({ aplicado: 9320, recibido: 10000, vuelto: 680, settles: true });
-    // decimals that floating point gets wrong: 100 − 64.30 (64.35 in cash) − 5.30
-    const fine = checkTender(
-      balanceOf({ saldo: 64.35, saldo_efectivo: 64.3 }),
-      true,
-      draft({ monto: '64,35', propina: '5.30', recibido: '100' }),
-    );
-    expect(fine).toMatchObject({ aplicado: 6430, vuelto: 3040, settles: true });
-  });
-
-  it('says how much is missing when the cash handed over is short', () => {
-    const short = checkTender(bill, true, draft({ monto: '50', propina: '5', recibido: '52' }));
-    expect(short.errors).toEqual({ recibido: 'Faltan S/ 3.00' });
-    expect(short.settles).toBe(false);
-  });
-
-  it('keeps a card payment within the balance, and settles with exactly the balance', () => {
-    expect(checkTender(bill, false, draft({ monto: '93.25' }))).toMatchObject({
-      errors: {},
-      aplicado: 9325,
-      vuelto: 0,
-      recibido: null,
-      settles: true,
-    });
-    expect(checkTender(bill, false, draft({ monto: '93.20' })).settles).toBe(false);
-    expect(checkTender(bill, false, draft({ monto: '93.30' })).errors).toEqual({
-      monto: 'Más que el saldo (S/ 93.25): solo el efectivo da vuelto',
-    });
-  });
-
-  it('refuses an amount that is not one', () => {
-    expect(checkTender(bill, false, draft({ monto: '' })).errors).toEqual({
-      monto: 'Indique el monto',
-    });
-    expect(checkTender(bill, false, draft({ monto: '0' })).errors).toEqual({
+  it('refuses to send only what is not an amount', () => {
+    expect(draftErrors(draft({ monto: '' }), false)).toEqual({ monto: 'Indique el monto' });
+    expect(draftErrors(draft({ monto: '0' }), false)).toEqual({
       monto: 'El monto debe ser mayor que cero',
     });
-    expect(checkTender(bill, true, draft({ monto: '12.345', propina: 'x' })).errors).toEqual({
+    expect(draftErrors(draft({ monto: '12.345', propina: 'x', recibido: 'y' }), true)).toEqual({
       monto: 'Importe no válido',
       propina: 'Importe no válido',
+      recibido: 'Importe no válido',
     });
-    expect(
-      checkTender(balanceOf({ saldo: 0, saldo_efectivo: 0 }), true, draft({ monto: '5' })).errors,
-    ).toEqual({ monto: 'No queda saldo por cobrar' });
+    // what was handed over is not read off cash; too much, or a short note, is the service's
+    expect(draftErrors(draft({ monto: '500', recibido: 'y' }), false)).toEqual({});
+    expect(draftErrors(draft({ monto: '50', propina: '5', recibido: '52' }), true)).toEqual({});
+    expect(pagoBody(TARJETA, draft({ monto: 'x' }))).toBeNull();
   });
 
   it('sends what was typed, as the API takes it', () => {
@@ -121,6 +79,38 @@ describe('cobrar rules', () => {
     expect(JSON.stringify(pagoBody(EFECTIVO, draft({ monto: '4.35', propina: '1.15' })))).toBe(
       '{"id_metodo_pago":1,"monto":4.35,"propina":1.15}',
     );
+  });
+
+  it('says what remains after the payment, and the rounding, as the service worked them out', () => {
+    expect(despuesText({ salda: false, saldo: 35.25 })).toBe(
+      'Después de este pago quedan S/ 35.25.',
+    );
+    expect(despuesText({ salda: true, saldo: 0 })).toBe('Con este pago la cuenta queda pagada.');
+    expect(redondeoText({ monto: 85.2, redondeo: -0.05 })).toBe(
+      'En efectivo se cobra S/ 85.20: redondeo de S/ 0.05 a favor del cliente.',
+    );
+    expect(redondeoText({ monto: 50, redondeo: 0 })).toBeNull();
+  });
+
+  it('puts the service’s refusals at their fields', () => {
+    const refusal = (code: string, detail: unknown) =>
+      new ApiError(code === 'VALIDATION_FAILED' ? 400 : 409, code, 'refused', detail);
+    expect(refusalFields(refusal('PAGO_EXCEDE_SALDO', { saldo: 93.25 }))).toEqual({
+      monto: 'Más que el saldo (S/ 93.25): solo el efectivo da vuelto',
+    });
+    expect(refusalFields(refusal('PAGO_EXCEDE_SALDO', { saldo: 0 }))).toEqual({
+      monto: 'No queda saldo por cobrar',
+    });
+    // how much a short note lacks, from the refusal's figures, in céntimos: 50 + 5.30 − 52.10
+    expect(
+      refusalFields(refusal('RECIBIDO_INSUFICIENTE', { recibido: 52.1, monto: 50, propina: 5.3 })),
+    ).toEqual({ recibido: 'Faltan S/ 3.20' });
+    expect(
+      refusalFields(refusal('VALIDATION_FAILED', ['monto must not be greater than 1000000'])),
+    ).toEqual({ monto: 'monto must not be greater than 1000000' });
+    // about no field: shown under the form as the service says it
+    expect(refusalFields(refusal('SIN_SESION_ABIERTA', { id_caja: null }))).toEqual({});
+    expect(refusalFields(new Error('offline'))).toEqual({});
   });
 
   it('says a payment in a line', () => {

@@ -1,27 +1,21 @@
 /**
- * The rules of "Cobrar", without DOM (unit tested in cobrar-rules.spec.ts): what a payment being
- * typed would do to the bill before it is sent (what is applied, the change, whether it settles
- * the bill) and the body it sends. Money is in céntimos (money.ts), never floating point.
+ * The rules of "Cobrar", without DOM (unit tested in cobrar-rules.spec.ts): the amount the form
+ * proposes, the body of the payment typed, and the service's answers in words: its dry run of
+ * that payment (POST /comandas/{id}/pagos/simulacion) and its refusals, each at its field.
  *
- * The service decides (POST /comandas/{id}/pagos): a payment not in cash is at most the
- * balance; in cash an amount that reaches `saldo_efectivo` (the balance rounded down to S/ 0.10)
- * settles the bill and applies exactly that, the rest is change; `recibido − vuelto = monto +
- * propina`, and without `recibido` what was handed over is the amount and the tip. The page only
- * shows what that will be, and sends what was typed.
+ * What a payment does to the bill is the service's alone (POST /comandas/{id}/pagos): what is
+ * applied, the rounding to S/ 0.10 in cash, the change, whether it settles the bill. The page
+ * asks the dry run while the cashier types and shows its answer; nothing of it is worked out
+ * here. Money typed is read in céntimos (money.ts), never floating point.
  */
-import type { ComandaDetail, Schemas } from '../api';
-import {
-  amountText,
-  centimosOf,
-  formatCentimos,
-  parseAmount,
-  toAmount,
-  type Centimos,
-} from '../money';
+import { ApiError, validationFieldErrors, type ComandaDetail, type Schemas } from '../api';
+import { amountText, centimosOf, formatCentimos, parseAmount, toAmount } from '../money';
 
 export type Metodo = Schemas['MetodoPagoDto'];
 export type Pago = Schemas['PagoDto'];
 export type PagoBody = Schemas['PagoInput'];
+/** What the payment typed would do, as the service worked it out. */
+export type Simulacion = Schemas['SimulacionPagoDto'];
 
 /** What the form holds: the inputs' text. */
 export interface TenderDraft {
@@ -33,108 +27,62 @@ export interface TenderDraft {
   referencia: string;
 }
 
-export type TenderField = 'monto' | 'propina' | 'recibido';
+export type TenderField = keyof TenderDraft;
 
-/** The bill's balance, in céntimos. */
-export interface Balance {
-  saldo: Centimos;
-  saldoEfectivo: Centimos;
-}
-
-export function balanceOf(detail: Pick<ComandaDetail, 'saldo' | 'saldo_efectivo'>): Balance {
-  return {
-    saldo: centimosOf(detail.saldo ?? 0),
-    saldoEfectivo: centimosOf(detail.saldo_efectivo ?? detail.saldo ?? 0),
-  };
-}
+/** A message per field, in a few words. */
+export type FieldErrors = Partial<Record<TenderField, string>>;
 
 export function isCash(metodo: Pick<Metodo, 'tipo'> | undefined): boolean {
   return metodo?.tipo === 'efectivo';
 }
 
-/** The amount the form proposes: the balance, or in cash the cash balance. */
-export function defaultMonto(balance: Balance, cash: boolean): string {
-  const value = cash ? balance.saldoEfectivo : balance.saldo;
+/** The amount the form proposes: the bill's balance, in cash its cash balance, as it has them. */
+export function defaultMonto(
+  detail: Pick<ComandaDetail, 'saldo' | 'saldo_efectivo'>,
+  cash: boolean,
+): string {
+  const value = centimosOf((cash ? detail.saldo_efectivo : undefined) ?? detail.saldo ?? 0);
   return value > 0 ? amountText(value) : '';
 }
 
-export function emptyDraft(balance: Balance, cash: boolean): TenderDraft {
-  return { monto: defaultMonto(balance, cash), propina: '', recibido: '', referencia: '' };
-}
-
-/** What the payment typed would do, or why it cannot be sent. */
-export interface TenderCheck {
-  /** The errors by field, in a few words; empty when it can be sent. */
-  errors: Partial<Record<TenderField, string>>;
-  /** What the bill takes of it. */
-  aplicado: Centimos;
-  propina: Centimos;
-  /** Cash: what was handed over (typed, or the amount and the tip). */
-  recibido: Centimos | null;
-  /** Cash: the change to give back. */
-  vuelto: Centimos;
-  /** Whether it leaves nothing to pay. */
-  settles: boolean;
+export function emptyDraft(
+  detail: Pick<ComandaDetail, 'saldo' | 'saldo_efectivo'>,
+  cash: boolean,
+): TenderDraft {
+  return { monto: defaultMonto(detail, cash), propina: '', recibido: '', referencia: '' };
 }
 
 const amountError = 'Importe no válido';
 
 /**
- * The payment typed, against the balance: what is applied, the change, whether it settles the
- * bill (then "Cobrar y cerrar" can take it and close in one go), or the errors to show at the
- * fields.
+ * What keeps the form from sending what was typed: a field that is not an amount, or no amount
+ * at all. Everything else (too much, a short note) is the service's to say.
  */
-export function checkTender(balance: Balance, cash: boolean, draft: TenderDraft): TenderCheck {
-  const errors: TenderCheck['errors'] = {};
+export function draftErrors(draft: TenderDraft, cash: boolean): FieldErrors {
+  const errors: FieldErrors = {};
   const monto = parseAmount(draft.monto);
-  const propina = draft.propina.trim() === '' ? 0 : parseAmount(draft.propina);
-  const typed = draft.recibido.trim() === '' ? null : parseAmount(draft.recibido);
   if (monto === null) errors.monto = draft.monto.trim() === '' ? 'Indique el monto' : amountError;
-  else if (monto <= 0) errors.monto = 'El monto debe ser mayor que cero';
-  if (propina === null) errors.propina = amountError;
-  if (cash && draft.recibido.trim() !== '' && typed === null) errors.recibido = amountError;
-
-  const m = monto ?? 0;
-  const p = propina ?? 0;
-  let aplicado: Centimos;
-  if (balance.saldo <= 0) {
-    aplicado = 0;
-    if (!errors.monto) errors.monto = 'No queda saldo por cobrar';
-  } else if (!cash) {
-    aplicado = m;
-    if (!errors.monto && m > balance.saldo)
-      errors.monto = `Más que el saldo (${formatCentimos(balance.saldo)}): solo el efectivo da vuelto`;
-  } else if (balance.saldoEfectivo > 0 && m >= balance.saldoEfectivo) {
-    aplicado = balance.saldoEfectivo;
-  } else {
-    aplicado = Math.min(m, balance.saldo);
-  }
-
-  let recibido: Centimos | null = null;
-  let vuelto = 0;
-  if (cash) {
-    recibido = typed ?? m + p;
-    vuelto = recibido - aplicado - p;
-    if (!errors.recibido && !errors.monto && typed !== null && vuelto < 0)
-      errors.recibido = `Faltan ${formatCentimos(-vuelto)}`;
-    vuelto = Math.max(vuelto, 0);
-  }
-  const settles =
-    Object.keys(errors).length === 0 &&
-    balance.saldo > 0 &&
-    (aplicado >= balance.saldo || (cash && aplicado === balance.saldoEfectivo));
-  return { errors, aplicado, propina: p, recibido, vuelto, settles };
+  else if (monto === 0) errors.monto = 'El monto debe ser mayor que cero';
+  if (draft.propina.trim() !== '' && parseAmount(draft.propina) === null)
+    errors.propina = amountError;
+  if (cash && draft.recibido.trim() !== '' && parseAmount(draft.recibido) === null)
+    errors.recibido = amountError;
+  return errors;
 }
 
-/** The body of POST /comandas/{id}/pagos (and of each of PUT's `pagos`) for what was typed. */
+/**
+ * The body of POST /comandas/{id}/pagos (and of its dry run, and of each of PUT's `pagos`) for
+ * what was typed; null while draftErrors has something to say.
+ */
 export function pagoBody(
   metodo: Metodo,
   draft: TenderDraft,
   idCaja: number | null = null,
-): PagoBody {
+): PagoBody | null {
   const cash = isCash(metodo);
-  const propina = draft.propina.trim() === '' ? 0 : (parseAmount(draft.propina) ?? 0);
-  const recibido = cash && draft.recibido.trim() !== '' ? parseAmount(draft.recibido) : null;
+  if (Object.keys(draftErrors(draft, cash)).length > 0) return null;
+  const propina = parseAmount(draft.propina) ?? 0;
+  const recibido = cash ? parseAmount(draft.recibido) : null;
   const referencia = draft.referencia.trim();
   return {
     id_metodo_pago: metodo.id_metodo_pago,
@@ -144,6 +92,61 @@ export function pagoBody(
     ...(!cash && referencia ? { referencia } : {}),
     ...(idCaja !== null ? { id_caja: idCaja } : {}),
   };
+}
+
+/** A number of the error's `detail`, or 0. */
+function detailNumber(detail: unknown, name: string): number {
+  const value = (detail as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'number' ? value : 0;
+}
+
+/**
+ * The service's refusal of the payment typed (its dry run answers what the payment would), at
+ * the field it is about: more than the balance by card, a note short of the amount and the tip
+ * (by how much, from the figures the refusal gives), a field out of its range. Empty for a
+ * refusal about no field (no till open, the comanda closed meanwhile ...).
+ */
+export function refusalFields(error: unknown): FieldErrors {
+  if (!(error instanceof ApiError)) return {};
+  switch (error.code) {
+    case 'PAGO_EXCEDE_SALDO': {
+      const saldo = detailNumber(error.detail, 'saldo');
+      return {
+        monto:
+          saldo > 0
+            ? `Más que el saldo (${formatCentimos(centimosOf(saldo))}): solo el efectivo da vuelto`
+            : 'No queda saldo por cobrar',
+      };
+    }
+    case 'RECIBIDO_INSUFICIENTE': {
+      const falta =
+        centimosOf(detailNumber(error.detail, 'monto')) +
+        centimosOf(detailNumber(error.detail, 'propina')) -
+        centimosOf(detailNumber(error.detail, 'recibido'));
+      return { recibido: `Faltan ${formatCentimos(falta)}` };
+    }
+    case 'VALIDATION_FAILED':
+      return validationFieldErrors(error.detail, ['monto', 'propina', 'recibido', 'referencia']);
+    default:
+      return {};
+  }
+}
+
+/** What remains after the payment, as the service worked it out. */
+export function despuesText(simulacion: Pick<Simulacion, 'salda' | 'saldo'>): string {
+  return simulacion.salda
+    ? 'Con este pago la cuenta queda pagada.'
+    : `Después de este pago quedan ${formatCentimos(centimosOf(simulacion.saldo))}.`;
+}
+
+/** The rounding cash is granted, when this payment gets one (the bill's `redondeo` after it). */
+export function redondeoText(simulacion: Pick<Simulacion, 'monto' | 'redondeo'>): string | null {
+  const redondeo = centimosOf(simulacion.redondeo);
+  if (redondeo === 0) return null;
+  return (
+    `En efectivo se cobra ${formatCentimos(centimosOf(simulacion.monto))}: redondeo de ` +
+    `${formatCentimos(Math.abs(redondeo))} a favor del cliente.`
+  );
 }
 
 /** The bill's payment state as people say it. */
