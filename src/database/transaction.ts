@@ -1,5 +1,10 @@
 import type { EventEmitter } from 'node:events';
-import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import {
+  QueryRunnerAlreadyReleasedError,
+  type DataSource,
+  type EntityManager,
+  type QueryRunner,
+} from 'typeorm';
 
 /**
  * A connection of a DataSource held for one transaction, which remembers the error that ended
@@ -19,7 +24,24 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
  * Nothing here reads an error (the translator is the one reader of driver errors): it only
  * keeps the one the connection reported.
  */
+/** The part of a node-postgres client a transaction's statements go through. */
+interface PgClient extends EventEmitter {
+  query(
+    sql: string,
+    parameters?: unknown[],
+  ): Promise<{ command: string; rows: unknown[]; rowCount: number | null }>;
+}
+
 export class TransactionConnection {
+  /**
+   * The transaction's EntityManager, its `query` sent straight to the connection's client: the
+   * statements of a request are the request path's most frequent call, and TypeORM's own
+   * `query` adds to each one work this service never uses (query events for subscribers, query
+   * logging, a timer for slow-query logging, an error wrapper the SQLSTATE translator unwraps
+   * again). It answers as TypeORM's does: `[rows, rowCount]` for UPDATE and DELETE, the rows
+   * otherwise; a runner already released throws TypeORM's error, as before.
+   */
+  readonly manager: EntityManager;
   /** The error the connection ended with, once it did. */
   private lost: { error: unknown } | undefined;
   private readonly onLost = (error: unknown) => {
@@ -28,9 +50,17 @@ export class TransactionConnection {
 
   private constructor(
     readonly runner: QueryRunner,
-    private readonly client: EventEmitter,
+    private readonly client: PgClient,
   ) {
     client.on('error', this.onLost);
+    const query = async (sql: string, parameters?: unknown[]): Promise<unknown> => {
+      if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+      const result = await client.query(sql, parameters);
+      return result.command === 'UPDATE' || result.command === 'DELETE'
+        ? [result.rows, result.rowCount]
+        : result.rows;
+    };
+    this.manager = Object.create(runner.manager, { query: { value: query } }) as EntityManager;
   }
 
   /** A connection of the pool (a pool that cannot connect throws the driver's error). */
@@ -38,15 +68,11 @@ export class TransactionConnection {
     const runner = dataSource.createQueryRunner();
     try {
       // the driver's client (node-postgres): it emits `error` when the connection ends
-      return new TransactionConnection(runner, (await runner.connect()) as EventEmitter);
+      return new TransactionConnection(runner, (await runner.connect()) as PgClient);
     } catch (error) {
       await runner.release();
       throw error;
     }
-  }
-
-  get manager(): EntityManager {
-    return this.runner.manager;
   }
 
   /**
