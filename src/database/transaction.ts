@@ -1,10 +1,54 @@
 import type { EventEmitter } from 'node:events';
+import type { Queryable } from './sql';
 import {
   QueryRunnerAlreadyReleasedError,
   type DataSource,
   type EntityManager,
   type QueryRunner,
 } from 'typeorm';
+
+interface PgResult {
+  command: string;
+  rows: unknown[];
+  rowCount: number | null;
+}
+
+/** The part of a node-postgres client (or pool) statements go through. */
+interface PgQueryable {
+  query(sql: string, parameters?: unknown[]): Promise<PgResult>;
+}
+
+interface PgClient extends PgQueryable, EventEmitter {}
+
+/** A statement's answer as TypeORM's `query` gives it: `[rows, rowCount]` for UPDATE and DELETE. */
+function answerOf(result: PgResult): unknown {
+  return result.command === 'UPDATE' || result.command === 'DELETE'
+    ? [result.rows, result.rowCount]
+    : result.rows;
+}
+
+const direct = new WeakMap<DataSource, Queryable>();
+
+/**
+ * A statement outside a transaction, sent straight to a connection of the DataSource's pool
+ * (node-postgres' `pool.query`) rather than through TypeORM's `DataSource.query`, which makes a
+ * query runner for each one (and the query events, logging and error wrapper of
+ * TransactionConnection's `manager`). Answers as TypeORM does.
+ */
+export function directQueries(dataSource: DataSource): Queryable {
+  let queryable = direct.get(dataSource);
+  if (!queryable) {
+    const pool = (dataSource.driver as { master?: PgQueryable } | undefined)?.master;
+    // a stand-in without a node-postgres pool (the bench's baseline) is used as it is
+    if (!pool) return dataSource;
+    queryable = {
+      query: async <T>(sql: string, parameters?: unknown[]) =>
+        answerOf(await pool.query(sql, parameters)) as T,
+    };
+    direct.set(dataSource, queryable);
+  }
+  return queryable;
+}
 
 /**
  * A connection of a DataSource held for one transaction, which remembers the error that ended
@@ -24,14 +68,6 @@ import {
  * Nothing here reads an error (the translator is the one reader of driver errors): it only
  * keeps the one the connection reported.
  */
-/** The part of a node-postgres client a transaction's statements go through. */
-interface PgClient extends EventEmitter {
-  query(
-    sql: string,
-    parameters?: unknown[],
-  ): Promise<{ command: string; rows: unknown[]; rowCount: number | null }>;
-}
-
 export class TransactionConnection {
   /**
    * The transaction's EntityManager, its `query` sent straight to the connection's client: the
@@ -55,12 +91,13 @@ export class TransactionConnection {
     client.on('error', this.onLost);
     const query = async (sql: string, parameters?: unknown[]): Promise<unknown> => {
       if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
-      const result = await client.query(sql, parameters);
-      return result.command === 'UPDATE' || result.command === 'DELETE'
-        ? [result.rows, result.rowCount]
-        : result.rows;
+      return answerOf(await client.query(sql, parameters));
     };
-    this.manager = Object.create(runner.manager, { query: { value: query } }) as EntityManager;
+    // a stand-in of TypeORM's runner (the bench's baseline, its EXPLAIN) keeps its own manager
+    this.manager =
+      (runner as Partial<QueryRunner>).connection === undefined
+        ? runner.manager
+        : (Object.create(runner.manager, { query: { value: query } }) as EntityManager);
   }
 
   /** A connection of the pool (a pool that cannot connect throws the driver's error). */
