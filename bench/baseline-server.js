@@ -31,10 +31,21 @@ const { poolQueryRunner } = require('./support/query-runner');
 /** The actor of the service's requests with AUTH_MODE=off (the benchmark's setting). */
 const ANONYMOUS_ACTOR = { id_usuario: null };
 
+// the session settings the service's connections to the tenant carry (its features off: their
+// triggers skip), so that both run the same work in PostgreSQL
+const { loadConfig } = require('../dist/common/config/app-config');
+const { databaseSwitchesOff, FEATURE_VARIABLES } = require('../dist/common/config/features');
+const { TenantFeatures } = require('../dist/tenancy/tenant-features.service');
+const baselineFeatures = new TenantFeatures(
+  loadConfig(Object.fromEntries(FEATURE_VARIABLES.map((name) => [name, process.env[name]]))),
+);
+const sessionOptions = databaseSwitchesOff((feature) => baselineFeatures.isOn(feature, null));
+
 const pool = new Pool({
   connectionString: process.env.BASELINE_DB_URL,
   max: Number(process.env.BASELINE_POOL_MAX ?? 3),
   application_name: process.env.BASELINE_APPLICATION_NAME ?? 'comandas-bench-baseline',
+  ...(sessionOptions ? { options: sessionOptions } : {}),
 });
 const rowsOf = (result) => result.rows;
 

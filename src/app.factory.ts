@@ -6,6 +6,7 @@ import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './common/config/app-config';
 import { setupOpenApi } from './common/http/openapi';
 import {
+  bufferedStdout,
   createLogger,
   logDestination,
   NestLoggerAdapter,
@@ -34,7 +35,9 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const logger = createLogger(
     config.LOG_LEVEL,
-    logTo ? (logDestination(config.LOG_FORMAT, logTo) ?? logTo) : logDestination(config.LOG_FORMAT),
+    logTo
+      ? (logDestination(config.LOG_FORMAT, logTo) ?? logTo)
+      : (logDestination(config.LOG_FORMAT) ?? bufferedStdout()),
   );
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, target, imports, logger }),

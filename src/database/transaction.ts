@@ -1,5 +1,54 @@
 import type { EventEmitter } from 'node:events';
-import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { Queryable } from './sql';
+import {
+  QueryRunnerAlreadyReleasedError,
+  type DataSource,
+  type EntityManager,
+  type QueryRunner,
+} from 'typeorm';
+
+interface PgResult {
+  command: string;
+  rows: unknown[];
+  rowCount: number | null;
+}
+
+/** The part of a node-postgres client (or pool) statements go through. */
+interface PgQueryable {
+  query(sql: string, parameters?: unknown[]): Promise<PgResult>;
+}
+
+interface PgClient extends PgQueryable, EventEmitter {}
+
+/** A statement's answer as TypeORM's `query` gives it: `[rows, rowCount]` for UPDATE and DELETE. */
+function answerOf(result: PgResult): unknown {
+  return result.command === 'UPDATE' || result.command === 'DELETE'
+    ? [result.rows, result.rowCount]
+    : result.rows;
+}
+
+const direct = new WeakMap<DataSource, Queryable>();
+
+/**
+ * A statement outside a transaction, sent straight to a connection of the DataSource's pool
+ * (node-postgres' `pool.query`) rather than through TypeORM's `DataSource.query`, which makes a
+ * query runner for each one (and the query events, logging and error wrapper of
+ * TransactionConnection's `manager`). Answers as TypeORM does.
+ */
+export function directQueries(dataSource: DataSource): Queryable {
+  let queryable = direct.get(dataSource);
+  if (!queryable) {
+    const pool = (dataSource.driver as { master?: PgQueryable } | undefined)?.master;
+    // a stand-in without a node-postgres pool (the bench's baseline) is used as it is
+    if (!pool) return dataSource;
+    queryable = {
+      query: async <T>(sql: string, parameters?: unknown[]) =>
+        answerOf(await pool.query(sql, parameters)) as T,
+    };
+    direct.set(dataSource, queryable);
+  }
+  return queryable;
+}
 
 /**
  * A connection of a DataSource held for one transaction, which remembers the error that ended
@@ -20,6 +69,15 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
  * keeps the one the connection reported.
  */
 export class TransactionConnection {
+  /**
+   * The transaction's EntityManager, its `query` sent straight to the connection's client: the
+   * statements of a request are the request path's most frequent call, and TypeORM's own
+   * `query` adds to each one work this service never uses (query events for subscribers, query
+   * logging, a timer for slow-query logging, an error wrapper the SQLSTATE translator unwraps
+   * again). It answers as TypeORM's does: `[rows, rowCount]` for UPDATE and DELETE, the rows
+   * otherwise; a runner already released throws TypeORM's error, as before.
+   */
+  readonly manager: EntityManager;
   /** The error the connection ended with, once it did. */
   private lost: { error: unknown } | undefined;
   private readonly onLost = (error: unknown) => {
@@ -28,9 +86,18 @@ export class TransactionConnection {
 
   private constructor(
     readonly runner: QueryRunner,
-    private readonly client: EventEmitter,
+    private readonly client: PgClient,
   ) {
     client.on('error', this.onLost);
+    const query = async (sql: string, parameters?: unknown[]): Promise<unknown> => {
+      if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+      return answerOf(await client.query(sql, parameters));
+    };
+    // a stand-in of TypeORM's runner (the bench's baseline, its EXPLAIN) keeps its own manager
+    this.manager =
+      (runner as Partial<QueryRunner>).connection === undefined
+        ? runner.manager
+        : (Object.create(runner.manager, { query: { value: query } }) as EntityManager);
   }
 
   /** A connection of the pool (a pool that cannot connect throws the driver's error). */
@@ -38,15 +105,11 @@ export class TransactionConnection {
     const runner = dataSource.createQueryRunner();
     try {
       // the driver's client (node-postgres): it emits `error` when the connection ends
-      return new TransactionConnection(runner, (await runner.connect()) as EventEmitter);
+      return new TransactionConnection(runner, (await runner.connect()) as PgClient);
     } catch (error) {
       await runner.release();
       throw error;
     }
-  }
-
-  get manager(): EntityManager {
-    return this.runner.manager;
   }
 
   /**

@@ -138,7 +138,7 @@ export class IdempotentWrites {
     const { runner } = connection;
     try {
       await runner.startTransaction();
-      const tx = runner.manager;
+      const tx = connection.manager;
       if (!(await this.repository.tryLock(tx, key, user))) throw new KeyInUseError();
       const stored = await this.repository.find(tx, key, user);
       if (stored) {

@@ -20,6 +20,8 @@ export interface TenantDataSourceOptions {
    * Skipped when the target's `schemaStamp` was checked already on this tenant.
    */
   checkSchema?: (target: TenantConnectionTarget, dataSource: DataSource) => Promise<void>;
+  /** Run on every DataSource just opened, after checkSchema passed: a rejection refuses it too. */
+  onOpen?: (target: TenantConnectionTarget, dataSource: DataSource) => Promise<void>;
 }
 
 export interface TenantConnectionTarget {
@@ -30,10 +32,17 @@ export interface TenantConnectionTarget {
    * opened again with a stamp that passed `checkSchema` is not checked again.
    */
   schemaStamp?: string;
+  /**
+   * Settings every connection of its pool starts with (`-c name=value ...`, PostgreSQL's
+   * `options` startup parameter): the feature switches its triggers read. A DataSource opened
+   * with other settings is replaced.
+   */
+  sessionOptions?: string;
 }
 
 interface Entry {
   url: string;
+  sessionOptions: string;
   ready: Promise<DataSource>;
   /** Set once `ready` has resolved: a request then takes it without waiting. */
   open?: DataSource;
@@ -102,8 +111,12 @@ export class TenantDataSourceManager {
       throw new ServiceUnavailableError('The service is shutting down', 'SHUTTING_DOWN', 1);
     }
     let entry = this.entries.get(target.slug);
-    if (entry && entry.url !== target.url) {
-      // The catalog now points the tenant elsewhere: retire the old DataSource.
+    if (
+      entry &&
+      (entry.url !== target.url || entry.sessionOptions !== (target.sessionOptions ?? ''))
+    ) {
+      // The catalog now points the tenant elsewhere, or a feature with triggers was switched:
+      // retire the old DataSource.
       this.evict(target.slug, entry);
       entry = undefined;
     }
@@ -216,6 +229,7 @@ export class TenantDataSourceManager {
         // set on every connection of the pool (a startup parameter): no statement holds a
         // tenant connection forever
         ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+        ...(target.sessionOptions ? { options: target.sessionOptions } : {}),
       },
     });
     // What TypeORM would ask the server on every open (three round trips on a new connection)
@@ -226,6 +240,7 @@ export class TenantDataSourceManager {
     driver.version ??= this.serverVersions.get(server);
     const entry: Entry = {
       url: target.url,
+      sessionOptions: target.sessionOptions ?? '',
       ready: dataSource.initialize().then((open) => this.checked(target, open, entry)),
       refs: 0,
       lastUsed: Date.now(),
@@ -256,19 +271,20 @@ export class TenantDataSourceManager {
     dataSource: DataSource,
     entry: Entry,
   ): Promise<DataSource> {
-    const { checkSchema } = this.options;
+    const { checkSchema, onOpen } = this.options;
     const stamp = target.schemaStamp;
-    if (!checkSchema || (stamp !== undefined && this.checkedStamps.get(target.slug) === stamp)) {
-      return dataSource;
-    }
+    const check =
+      checkSchema && (stamp === undefined || this.checkedStamps.get(target.slug) !== stamp);
+    if (!check && !onOpen) return dataSource;
     try {
-      await checkSchema(target, dataSource);
+      if (check) await checkSchema(target, dataSource);
+      await onOpen?.(target, dataSource);
     } catch (error) {
       entry.refused = true;
       await dataSource.destroy().catch(() => undefined);
       throw error;
     }
-    if (stamp !== undefined) this.checkedStamps.set(target.slug, stamp);
+    if (check && stamp !== undefined) this.checkedStamps.set(target.slug, stamp);
     return dataSource;
   }
 

@@ -10,7 +10,14 @@ import {
   type DatabaseTarget,
 } from '../database/database-target';
 import { directUrl } from '../database/pg-url';
+import {
+  databaseSwitchesOff,
+  FEATURES,
+  TENANT_FEATURES,
+  type FeatureDefinition,
+} from '../common/config/features';
 import type { Tenant } from './entities/tenant.entity';
+import { TenantFeatures } from './tenant-features.service';
 import { migrateCommand, tenantSchemaOutdated } from './tenancy.errors';
 import { tenantDatabaseUrl } from './tenant-database-url';
 import {
@@ -55,11 +62,14 @@ export class TenantDataSources implements OnApplicationShutdown {
   private readonly directHosts: string | undefined;
   private readonly logger: Logger;
   private readonly outdated = new Map<string, Outdated>();
+  /** The session settings each tenant's database was last told about (onOpen of features). */
+  private readonly switchesTold = new Map<string, string>();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
     logger: AppLogger,
+    private readonly features: TenantFeatures,
   ) {
     this.directHosts = config.DIRECT_DATABASE_HOSTS;
     this.logger = logger.child('TenantDataSources');
@@ -70,6 +80,7 @@ export class TenantDataSources implements OnApplicationShutdown {
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
       checkSchema: (target, dataSource) => this.checkSchema(target, dataSource),
+      onOpen: (target, dataSource) => this.tellSwitches(target, dataSource),
     });
   }
 
@@ -87,7 +98,22 @@ export class TenantDataSources implements OnApplicationShutdown {
       slug: tenant.slug,
       url: tenantDatabaseUrl(tenant, this.target.controlUrl),
       schemaStamp: stamp,
+      sessionOptions: databaseSwitchesOff((feature) => this.features.isOn(feature, tenant)),
     });
+  }
+
+  /**
+   * The features with triggers that must know when they were switched (FeatureDefinition's
+   * `inDatabase.onOpen`) are told whether they are on, once per process and setting.
+   */
+  private async tellSwitches(target: TenantConnectionTarget, dataSource: DataSource) {
+    const options = target.sessionOptions ?? '';
+    if (this.switchesTold.get(target.slug) === options) return;
+    for (const feature of TENANT_FEATURES) {
+      const onOpen = (FEATURES[feature] as FeatureDefinition).inDatabase?.onOpen;
+      if (onOpen) await dataSource.query(onOpen, [!options.includes(`comandas.${feature}=off`)]);
+    }
+    this.switchesTold.set(target.slug, options);
   }
 
   /** Refuses a tenant database that lacks some of the code's tenant migrations. */

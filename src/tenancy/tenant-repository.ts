@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { Queryable } from '../database/sql';
-import { inTransaction } from '../database/transaction';
+import { directQueries, inTransaction } from '../database/transaction';
 import { TenantContext } from './tenant-context';
 
 /**
@@ -22,7 +22,7 @@ export abstract class TenantRepository {
 
   /** The tenant database; inside a request's tenant transaction, that transaction. */
   protected get db(): Queryable {
-    return this.tenant.transaction ?? this.tenant.dataSource;
+    return this.tenant.transaction ?? directQueries(this.tenant.dataSource);
   }
 
   protected repository<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { DataSource, EntityManager } from 'typeorm';
+import { Client } from 'pg';
 import { ALLOWED_TABLES, MODULE_OWNED } from '../../src/generic-tables/allowed-tables';
 import { runNode, TENANT_CLI_JS } from '../support/processes';
 import { seedMenu, tenantApi, type TenantApi } from '../support/fixtures';
@@ -564,15 +564,16 @@ describe('generic table routes', () => {
         await t.dbs.createTenant('fresh');
         const fresh = tenantApi(t.http, 'fresh');
         const statements: string[] = [];
-        const spies = [DataSource.prototype, EntityManager.prototype].map((proto) => {
-          const original = proto.query;
-          return jest
-            .spyOn(proto as { query: (...a: unknown[]) => unknown }, 'query')
+        // every statement sent to a database, whatever sends it (a DataSource, a transaction)
+        const original = Client.prototype.query as (...a: unknown[]) => unknown;
+        const spies = [
+          jest
+            .spyOn(Client.prototype as { query: (...a: unknown[]) => unknown }, 'query')
             .mockImplementation(function (this: unknown, ...args: unknown[]) {
               if (typeof args[0] === 'string') statements.push(args[0]);
-              return (original as (...a: unknown[]) => unknown).apply(this, args);
-            });
-        });
+              return original.apply(this, args);
+            }),
+        ];
         const readOrWrite = () => statements.filter((sql) => /pg_class|INSERT/i.test(sql));
         try {
           for (const table of OWNED)

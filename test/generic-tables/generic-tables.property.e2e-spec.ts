@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { hostileValueProblems } from '../../src/common/http/hostile-input';
 import request from 'supertest';
-import { DataSource, EntityManager } from 'typeorm';
+import { Client } from 'pg';
 import { MIGRATIONS_TABLE } from '../../src/database/database-target';
 import { ALLOWED_TABLES, MODULE_OWNED } from '../../src/generic-tables/allowed-tables';
 import { seedMenu } from '../support/fixtures';
@@ -60,22 +60,18 @@ describe('generic table routes under random and hostile input (fast-check)', () 
     t = await startTestApp({ FEATURE_GENERIC_TABLES: 'true' });
     await t.dbs.createTenant('fuzz');
     await seedMenu(t.dbs, 'fuzz');
-    // every statement the tenant DataSource (or a transaction of it) runs; the control
-    // database's (the catalog, the webhooks' poll of the tenants with work due) are not a route's
-    const tenantUrl = t.dbs.tenantUrl('fuzz');
-    const ofTenant = (self: unknown) => {
-      const source = self instanceof EntityManager ? self.connection : (self as DataSource);
-      return (source.options as { url?: string }).url === tenantUrl;
-    };
-    for (const proto of [DataSource.prototype, EntityManager.prototype] as {
-      query: (...a: unknown[]) => unknown;
-    }[]) {
-      const original = proto.query;
-      jest.spyOn(proto, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
-        if (typeof args[0] === 'string' && ofTenant(this)) statements.push(args[0]);
+    // every statement sent to the tenant's database, whatever sends it (a DataSource, a
+    // transaction, the pool); the control database's (the catalog, the webhooks' poll of the
+    // tenants with work due) are not a route's
+    const tenantDatabase = new URL(t.dbs.tenantUrl('fuzz')).pathname.slice(1);
+    const original = Client.prototype.query as (...a: unknown[]) => unknown;
+    jest
+      .spyOn(Client.prototype as { query: (...a: unknown[]) => unknown }, 'query')
+      .mockImplementation(function (this: Client, ...args: unknown[]) {
+        if (typeof args[0] === 'string' && this.database === tenantDatabase)
+          statements.push(args[0]);
         return original.apply(this, args);
       });
-    }
   });
 
   afterAll(async () => {

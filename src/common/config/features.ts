@@ -55,6 +55,7 @@ export const FEATURES = {
     default: false,
     demo: true,
     tag: 'reportes',
+    inDatabase: { onOpen: 'SELECT reportes_seguimiento($1)' },
     description:
       'Reports: sales by period, product, waiter, table and payment method, expenses against sales, hours worked; CSV (docs/reportes.md)',
   },
@@ -63,6 +64,7 @@ export const FEATURES = {
     default: false,
     demo: true,
     tag: 'webhooks',
+    inDatabase: {},
     description:
       'Outbound webhooks: signed, at-least-once messages of the changes to endpoints of the tenant (docs/webhooks.md)',
   },
@@ -79,6 +81,24 @@ export interface FeatureDefinition {
   tag: string;
   /** What it is, for people: the OpenAPI tag, GET /tenant, the CLI's usage. */
   description: string;
+  /**
+   * It has triggers in the tenant database (the reports' change marks, the webhooks' outbox):
+   * while it is off for a tenant, the service's connections to its database carry the setting
+   * `comandas.<feature> = off`, which the triggers' WHEN clauses read, so a tenant without the
+   * feature pays nothing for it on its writes (docs/performance.md). `onOpen`, run with whether
+   * it is on when a DataSource of the tenant opens (or reopens after a switch), records what the
+   * module must know of that (the reports: that they missed changes and are computed again).
+   */
+  inDatabase?: { onOpen?: string };
+}
+
+/** The session settings of a tenant's connections: `comandas.<feature> = off` per feature off. */
+export function databaseSwitchesOff(isOn: (feature: TenantFeature) => boolean): string {
+  return TENANT_FEATURES.filter(
+    (feature) => (FEATURES[feature] as FeatureDefinition).inDatabase && !isOn(feature),
+  )
+    .map((feature) => `-c comandas.${feature}=off`)
+    .join(' ');
 }
 
 export type TenantFeature = keyof typeof FEATURES;

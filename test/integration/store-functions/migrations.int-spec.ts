@@ -13,6 +13,7 @@ import { InventarioCierre1765300000002 } from '../../../src/database/migrations/
 import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1765400000000-webhooks';
 import { WebhooksSinNotify1765500000200 } from '../../../src/database/migrations/tenant/1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
+import { FuncionesApagadas1765600000000 } from '../../../src/database/migrations/tenant/1765600000000-funciones-apagadas';
 import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
 import { TestDatabases } from '../../support/test-databases';
 
@@ -87,6 +88,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new InventarioUsuarioCompra1765500000300(),
           // a deactivation ends the user's sessions (usuarios_fin_de_sesiones), with its column
           new FinDeSesiones1765500000400(),
+          // the triggers of a feature skip while it is off (reportes_seguimiento), with its column
+          new FuncionesApagadas1765600000000(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);
