@@ -83,15 +83,12 @@ describe('the SQL source tree (src/<module>/sql/)', () => {
 
   it('finds a file changed without a migration', async () => {
     const changed = withChanged('cuenta_comanda.sql', (text) =>
-      text.replace(
-        'round(f.neto / (1 + f.tasa_igv), 2), f.neto',
-        'trunc(f.neto / (1 + f.tasa_igv), 2), f.neto',
-      ),
+      text.replace("THEN 'reembolsada'", "THEN 'devuelta'"),
     );
     const found = await drift(changed);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(
-      /^function cuenta_comanda\(bigint,text\): differs from src\/cobros\/sql\/cuenta_comanda\.sql \(line \d+: database ".*round\(f\.neto.*", file ".*trunc\(f\.neto.*"\)/,
+      /^function cuenta_comanda\(bigint,text\): differs from src\/cobros\/sql\/cuenta_comanda\.sql \(line \d+: database ".*THEN 'reembolsada'.*", file ".*THEN 'devuelta'.*"\)/,
     );
   });
 

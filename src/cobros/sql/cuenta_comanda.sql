@@ -1,7 +1,9 @@
 -- The bill of one comanda, every figure in numeric (docs/cobros.md). While it is open the rates
 -- of today apply (the IGV rate in force on the tenant's date, the service charge, the cash
 -- rounding); once closed, those frozen in cuentas_comanda. The rounding is granted when the
--- latest applied payment is cash and leaves less than one rounding step unpaid.
+-- latest applied payment is cash and leaves less than one rounding step unpaid. The discount,
+-- the rate on a day and the base without IGV are comanda_descuento, igv_tasa and monto_neto,
+-- as a sale's (ventas): a closed comanda's bill and its sale agree.
 CREATE OR REPLACE FUNCTION cuenta_comanda(p_id bigint, p_zona text)
 RETURNS TABLE (
   subtotal numeric, descuento numeric, recargo_consumo numeric, total numeric,
@@ -11,9 +13,7 @@ RETURNS TABLE (
 LANGUAGE sql STABLE AS $$
   WITH c AS (
     SELECT c.estado, c.total AS lineas, cc.descuento_tipo, cc.descuento_valor,
-           coalesce(cc.tasa_igv, (SELECT t.tasa FROM tasas_igv t
-                                   WHERE t.vigente_desde <= (now() AT TIME ZONE p_zona)::date
-                                   ORDER BY t.vigente_desde DESC LIMIT 1), 0) AS tasa_igv,
+           coalesce(cc.tasa_igv, igv_tasa((now() AT TIME ZONE p_zona)::date)) AS tasa_igv,
            coalesce(cc.tasa_recargo, a.tasa_recargo) AS tasa_recargo,
            coalesce(cc.paso_redondeo, a.paso_redondeo) AS paso
       FROM comandas c
@@ -21,10 +21,7 @@ LANGUAGE sql STABLE AS $$
       CROSS JOIN cobros_ajustes a
      WHERE c.id_comanda = p_id),
   d AS (
-    SELECT c.*, CASE c.descuento_tipo
-                  WHEN 'porcentaje' THEN round(c.lineas * c.descuento_valor / 100, 2)
-                  WHEN 'monto' THEN least(c.descuento_valor, c.lineas)
-                  ELSE 0 END AS descuento
+    SELECT c.*, comanda_descuento(c.lineas, c.descuento_tipo, c.descuento_valor) AS descuento
       FROM c),
   n AS (SELECT d.*, d.lineas - d.descuento AS neto FROM d),
   t AS (SELECT n.*, round(n.neto * n.tasa_recargo, 2) AS recargo FROM n),
@@ -46,7 +43,7 @@ LANGUAGE sql STABLE AS $$
                      THEN -b.bruto ELSE 0 END AS redondeo
       FROM b)
   SELECT f.lineas, f.descuento, f.recargo, f.total_cuenta,
-         f.tasa_igv, round(f.neto / (1 + f.tasa_igv), 2), f.neto - round(f.neto / (1 + f.tasa_igv), 2),
+         f.tasa_igv, monto_neto(f.neto, f.tasa_igv), f.neto - monto_neto(f.neto, f.tasa_igv),
          f.tasa_recargo, f.redondeo, f.propinas, f.pagado, f.reembolsado,
          f.bruto + f.redondeo,
          CASE WHEN f.paso > 0 AND f.bruto + f.redondeo > 0

@@ -35,49 +35,35 @@ LANGUAGE plpgsql AS $fn$
     DELETE FROM reporte_ventas_productos WHERE id_comanda IN (SELECT unnest(v_ids));
     DELETE FROM reporte_ventas WHERE id_comanda IN (SELECT unnest(v_ids));
 
-    -- the comanda: cuenta_comanda's discount, the rate frozen at its close (else the one in
-    -- force on its local day), the net sale, the theoretical cost of its live consumptions
+    -- the comanda: its sale (ventas: its total, discount, net sale and whether its rate was
+    -- frozen at its close, else the one in force on its local day), the theoretical cost of
+    -- its live consumptions
     INSERT INTO reporte_ventas (id_comanda, fec_cierre, id_mesa, id_usuario, total, descuento,
                                 neta, costo, tasa_congelada)
-    SELECT x.id_comanda, x.fec_cierre, x.id_mesa, x.id_usuario, x.total, x.descuento,
-           round((x.total - x.descuento) / (1 + x.tasa), 2),
+    SELECT v.id_comanda, v.fec_cierre, v.id_mesa, v.id_usuario, v.total, v.descuento, v.neta,
            coalesce((SELECT sum(cv.costo_teorico) FROM consumos_venta cv
-                      WHERE cv.id_comanda = x.id_comanda AND NOT cv.revertido), 0),
-           x.congelada
-      FROM (SELECT c.id_comanda, c.fec_cierre, c.id_mesa, c.id_usuario, c.total,
-                   CASE cc.descuento_tipo
-                     WHEN 'porcentaje' THEN round(c.total * cc.descuento_valor / 100, 2)
-                     WHEN 'monto' THEN least(cc.descuento_valor, c.total)
-                     ELSE 0 END AS descuento,
-                   coalesce(cc.tasa_igv,
-                            (SELECT t.tasa FROM tasas_igv t
-                              WHERE t.vigente_desde <= (c.fec_cierre AT TIME ZONE p_zona)::date
-                              ORDER BY t.vigente_desde DESC LIMIT 1),
-                            0) AS tasa,
-                   cc.tasa_igv IS NOT NULL AS congelada
-              FROM comandas c
-              LEFT JOIN cuentas_comanda cc ON cc.id_comanda = c.id_comanda
-             WHERE c.id_comanda IN (SELECT unnest(v_ids))
-               AND c.estado = 'cerrada' AND NOT c.eliminada AND c.fec_cierre IS NOT NULL) AS x;
+                      WHERE cv.id_comanda = v.id_comanda AND NOT cv.revertido), 0),
+           v.tasa_congelada
+      FROM ventas(p_zona) v
+     WHERE v.id_comanda = ANY (v_ids);
 
-    -- its products: each line's share of the discount and net sale (subtotal / total), its
-    -- live consumption's cost; the first product of each category in the comanda flagged
+    -- its products: its lines' shares of the discount and net sale (ventas_lineas), their live
+    -- consumptions' cost; the first product of each category in the comanda flagged. The ids
+    -- as = ANY, a condition the planner takes inside ventas_lineas (a join would read every
+    -- sale's lines first)
     INSERT INTO reporte_ventas_productos (id_comanda, id_producto, fec_cierre, id_categoria,
                                           primero_categoria, unidades, venta_bruta, descuento,
                                           neta, costo)
     SELECT x.id_comanda, x.id_producto, x.fec_cierre, p.id_categoria,
            row_number() OVER (PARTITION BY x.id_comanda, p.id_categoria ORDER BY x.id_producto) = 1,
            x.unidades, x.venta_bruta, x.descuento, x.neta, x.costo
-      FROM (SELECT v.id_comanda, d.id_producto, v.fec_cierre, sum(d.cantidad) AS unidades,
-                   sum(d.subtotal) AS venta_bruta,
-                   sum(CASE WHEN v.descuento > 0 THEN v.descuento * d.subtotal / v.total ELSE 0 END) AS descuento,
-                   sum(CASE WHEN v.total > 0 THEN v.neta * d.subtotal / v.total ELSE 0 END) AS neta,
-                   sum(coalesce(cv.costo_teorico, 0)) AS costo
-              FROM reporte_ventas v
-              JOIN deta_comandas d ON d.id_comanda = v.id_comanda
-              LEFT JOIN consumos_venta cv ON cv.id_item = d.id_deta_comanda AND NOT cv.revertido
-             WHERE v.id_comanda IN (SELECT unnest(v_ids))
-             GROUP BY v.id_comanda, d.id_producto, v.fec_cierre) AS x
+      FROM (SELECT l.id_comanda, l.id_producto, l.fec_cierre, sum(l.cantidad) AS unidades,
+                   sum(l.venta_bruta) AS venta_bruta, sum(l.descuento) AS descuento,
+                   sum(l.neta) AS neta, sum(coalesce(cv.costo_teorico, 0)) AS costo
+              FROM ventas_lineas(p_zona) l
+              LEFT JOIN consumos_venta cv ON cv.id_item = l.id_item AND NOT cv.revertido
+             WHERE l.id_comanda = ANY (v_ids)
+             GROUP BY l.id_comanda, l.id_producto, l.fec_cierre) AS x
       LEFT JOIN productos p ON p.id_producto = x.id_producto;
 
     -- its payment methods: each applied payment's share is monto / what its applied payments

@@ -14,6 +14,8 @@ import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1
 import { WebhooksSinNotify1765500000200 } from '../../../src/database/migrations/tenant/1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
+import { SqlSource1796150766861 } from '../../../src/database/migrations/tenant/1796150766861-sql-source';
+import { ReglasDelDinero1796152894424 } from '../../../src/database/migrations/tenant/1796152894424-reglas-del-dinero';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -87,6 +89,11 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new InventarioUsuarioCompra1765500000300(),
           // a deactivation ends the user's sessions (usuarios_fin_de_sesiones), with its column
           new FinDeSesiones1765500000400(),
+          // every function, trigger and view as its file of src/<module>/sql/ has it (docs/sql.md)
+          new SqlSource1796150766861(),
+          // the money's rules written once: igv_tasa, comanda_descuento, monto_neto, ventas,
+          // ventas_lineas, and cuenta_comanda and reportes_refrescar asking them (replaced)
+          new ReglasDelDinero1796152894424(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

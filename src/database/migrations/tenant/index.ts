@@ -22,6 +22,7 @@ import { WebhooksSinNotify1765500000200 } from './1765500000200-webhooks-sin-not
 import { InventarioUsuarioCompra1765500000300 } from './1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from './1765500000400-fin-de-sesiones';
 import { SqlSource1796150766861 } from './1796150766861-sql-source';
+import { ReglasDelDinero1796152894424 } from './1796152894424-reglas-del-dinero';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -48,4 +49,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   InventarioUsuarioCompra1765500000300,
   FinDeSesiones1765500000400,
   SqlSource1796150766861,
+  ReglasDelDinero1796152894424,
 ];
