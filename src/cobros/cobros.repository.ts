@@ -852,15 +852,14 @@ export class CobrosRepository extends TenantRepository {
     return row?.cabe ?? false;
   }
 
-  /** At the close: the rates in force (the tenant's date today) are frozen on the comanda. */
+  /**
+   * At the close: the rates in force (the tenant's date today: igv_tasa, src/cobros/sql/) are
+   * frozen on the comanda.
+   */
   async freezeRates(tx: Queryable, idComanda: number, timeZone: string): Promise<void> {
     await tx.query(
       `INSERT INTO cuentas_comanda (id_comanda, tasa_igv, tasa_recargo, paso_redondeo)
-       SELECT $1,
-              coalesce((SELECT t.tasa FROM tasas_igv t
-                         WHERE t.vigente_desde <= (now() AT TIME ZONE $2)::date
-                         ORDER BY t.vigente_desde DESC LIMIT 1), 0),
-              a.tasa_recargo, a.paso_redondeo
+       SELECT $1, igv_tasa((now() AT TIME ZONE $2)::date), a.tasa_recargo, a.paso_redondeo
          FROM cobros_ajustes a
        ON CONFLICT (id_comanda) DO UPDATE
           SET tasa_igv = excluded.tasa_igv, tasa_recargo = excluded.tasa_recargo,

@@ -552,26 +552,13 @@ export class InventarioRepository extends TenantRepository {
                 coalesce(sum(v) FILTER (WHERE tipo = 'ajuste_conteo'), 0) AS av
            FROM g
           GROUP BY id_mat_prima),
-       -- the IGV rate in force on each day (the one of the latest vigente_desde on or before it)
-       tasas AS (
-         SELECT t.tasa, t.vigente_desde AS desde,
-                lead(t.vigente_desde) OVER (ORDER BY t.vigente_desde) AS hasta
-           FROM tasas_igv t),
        k AS (SELECT coalesce(sum(z.tv), 0) AS teorico, coalesce(sum(z.tv + z.mv - z.av), 0) AS real FROM z),
+       -- the net sales: the sales of the period (ventas, src/cobros/sql/: without IGV, the
+       -- discount off), as the sales report has them
        v AS (
-         SELECT count(*) AS comandas,
-                coalesce(sum(round(
-                  (c.total - CASE cc.descuento_tipo
-                               WHEN 'porcentaje' THEN round(c.total * cc.descuento_valor / 100, 2)
-                               WHEN 'monto' THEN least(cc.descuento_valor, c.total)
-                               ELSE 0 END)
-                  / (1 + coalesce(cc.tasa_igv, ti.tasa, 0)), 2)), 0) AS ventas_netas
-           FROM comandas c
-           LEFT JOIN cuentas_comanda cc ON cc.id_comanda = c.id_comanda
-           LEFT JOIN tasas ti ON (c.fec_cierre AT TIME ZONE $3)::date >= ti.desde
-                             AND ((c.fec_cierre AT TIME ZONE $3)::date < ti.hasta OR ti.hasta IS NULL)
-          WHERE c.estado = 'cerrada' AND NOT c.eliminada
-            AND c.fec_cierre > $1::timestamptz AND c.fec_cierre <= $2::timestamptz),
+         SELECT count(*) AS comandas, coalesce(sum(s.neta), 0) AS ventas_netas
+           FROM ventas($3) s
+          WHERE s.fec_cierre > $1::timestamptz AND s.fec_cierre <= $2::timestamptz),
        t AS (
          SELECT r.desde, r.hasta, v.comandas::text, v.ventas_netas,
                 round(k.teorico, 2) AS costo_teorico, round(k.real, 2) AS costo_real,
@@ -614,15 +601,13 @@ export class InventarioRepository extends TenantRepository {
       this.db,
       `WITH p AS (
          SELECT p.id_producto, p.nombre, p.precio,
-                coalesce((SELECT t.tasa FROM tasas_igv t
-                           WHERE t.vigente_desde <= (now() AT TIME ZONE $2)::date
-                           ORDER BY t.vigente_desde DESC LIMIT 1), 0) AS tasa_igv,
+                igv_tasa((now() AT TIME ZONE $2)::date) AS tasa_igv,
                 (SELECT round(coalesce(sum(round(r.cantidad * coalesce(s.costo_promedio, 0), 4)), 0), 2)
                    FROM receta_producto r
                    LEFT JOIN stock_saldos s ON s.id_mat_prima = r.id_mat_prima
                   WHERE r.id_producto = p.id_producto) AS costo
            FROM productos p WHERE p.id_producto = $1),
-       q AS (SELECT p.*, round(p.precio / (1 + p.tasa_igv), 2) AS precio_sin_igv FROM p)
+       q AS (SELECT p.*, monto_neto(p.precio, p.tasa_igv) AS precio_sin_igv FROM p)
        SELECT q.id_producto, q.nombre, q.precio, q.tasa_igv, q.precio_sin_igv, q.costo,
               CASE WHEN q.precio_sin_igv > 0 THEN round(q.costo * 100 / q.precio_sin_igv, 2) END AS food_cost_pct
          FROM q`,

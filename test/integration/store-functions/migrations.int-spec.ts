@@ -15,6 +15,8 @@ import { WebhooksSinNotify1765500000200 } from '../../../src/database/migrations
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
 import { FuncionesApagadas1765600000000 } from '../../../src/database/migrations/tenant/1765600000000-funciones-apagadas';
 import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
+import { SqlSource1796150766861 } from '../../../src/database/migrations/tenant/1796150766861-sql-source';
+import { ReglasDelDinero1796152894424 } from '../../../src/database/migrations/tenant/1796152894424-reglas-del-dinero';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -90,6 +92,11 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new FinDeSesiones1765500000400(),
           // the triggers of a feature skip while it is off (reportes_seguimiento), with its column
           new FuncionesApagadas1765600000000(),
+          // every function, trigger and view as its file of src/<module>/sql/ has it (docs/sql.md)
+          new SqlSource1796150766861(),
+          // the money's rules written once: igv_tasa, comanda_descuento, monto_neto, ventas,
+          // ventas_lineas, and cuenta_comanda and reportes_refrescar asking them (replaced)
+          new ReglasDelDinero1796152894424(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

@@ -61,7 +61,8 @@ async function seedPagos(query: DemoSeed['query'], timeZone: string): Promise<nu
   const pagos = rowsOf<{ n: number }>(
     await query(
       `WITH pagadas AS (
-       SELECT c.id_comanda, c.total - coalesce(round(c.total * cc.descuento_valor / 100, 2), 0) AS total,
+       SELECT c.id_comanda,
+              c.total - comanda_descuento(c.total, cc.descuento_tipo, cc.descuento_valor) AS total,
               c.fec_cierre, (c.fec_cierre AT TIME ZONE $1)::date AS dia, t.cajero
          FROM comandas c
          JOIN cuentas_comanda cc ON cc.id_comanda = c.id_comanda

@@ -22,6 +22,8 @@ import { WebhooksSinNotify1765500000200 } from './1765500000200-webhooks-sin-not
 import { InventarioUsuarioCompra1765500000300 } from './1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from './1765500000400-fin-de-sesiones';
 import { FuncionesApagadas1765600000000 } from './1765600000000-funciones-apagadas';
+import { SqlSource1796150766861 } from './1796150766861-sql-source';
+import { ReglasDelDinero1796152894424 } from './1796152894424-reglas-del-dinero';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -48,4 +50,6 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   InventarioUsuarioCompra1765500000300,
   FinDeSesiones1765500000400,
   FuncionesApagadas1765600000000,
+  SqlSource1796150766861,
+  ReglasDelDinero1796152894424,
 ];
