@@ -103,8 +103,8 @@ describe('the SQL source tree (src/<module>/sql/)', () => {
     ]);
     const trigger = withChanged('reportes_marcar.sql', (text) =>
       text.replace(
-        "FOR EACH ROW WHEN (NEW.estado = 'cerrada') EXECUTE FUNCTION reportes_marcar()",
-        "FOR EACH ROW WHEN (NEW.estado = 'abierta') EXECUTE FUNCTION reportes_marcar()",
+        "FOR EACH ROW WHEN (NEW.estado = 'cerrada' AND",
+        "FOR EACH ROW WHEN (NEW.estado = 'abierta' AND",
       ),
     );
     expect(await drift(trigger)).toEqual([

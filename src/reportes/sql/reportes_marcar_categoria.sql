@@ -10,5 +10,5 @@ $fn$;
 
 DROP TRIGGER IF EXISTS tg_reportes_productos ON productos;
 CREATE TRIGGER tg_reportes_productos AFTER UPDATE OF id_categoria ON productos
-  FOR EACH ROW WHEN (OLD.id_categoria IS DISTINCT FROM NEW.id_categoria)
+  FOR EACH ROW WHEN (OLD.id_categoria IS DISTINCT FROM NEW.id_categoria AND current_setting('comandas.reportes', true) IS DISTINCT FROM 'off')
   EXECUTE FUNCTION reportes_marcar_categoria();

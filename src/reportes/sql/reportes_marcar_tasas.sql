@@ -10,4 +10,4 @@ $fn$;
 
 DROP TRIGGER IF EXISTS tg_reportes_tasas ON tasas_igv;
 CREATE TRIGGER tg_reportes_tasas AFTER INSERT OR UPDATE OR DELETE ON tasas_igv
-  FOR EACH STATEMENT EXECUTE FUNCTION reportes_marcar_tasas();
+  FOR EACH STATEMENT WHEN (current_setting('comandas.reportes', true) IS DISTINCT FROM 'off') EXECUTE FUNCTION reportes_marcar_tasas();

@@ -24,4 +24,5 @@ $$;
 DROP TRIGGER IF EXISTS tr_caja_eventos_webhooks ON caja_eventos;
 CREATE TRIGGER tr_caja_eventos_webhooks
   AFTER INSERT ON caja_eventos
-  FOR EACH ROW EXECUTE FUNCTION webhooks_caja_eventos();
+  FOR EACH ROW WHEN (current_setting('comandas.webhooks', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION webhooks_caja_eventos();

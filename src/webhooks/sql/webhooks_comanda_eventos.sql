@@ -36,4 +36,5 @@ $$;
 DROP TRIGGER IF EXISTS tr_comanda_eventos_webhooks ON comanda_eventos;
 CREATE TRIGGER tr_comanda_eventos_webhooks
   AFTER INSERT ON comanda_eventos
-  FOR EACH ROW EXECUTE FUNCTION webhooks_comanda_eventos();
+  FOR EACH ROW WHEN (current_setting('comandas.webhooks', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION webhooks_comanda_eventos();

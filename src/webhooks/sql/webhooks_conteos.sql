@@ -25,4 +25,5 @@ $$;
 DROP TRIGGER IF EXISTS tr_conteos_webhooks ON conteos;
 CREATE TRIGGER tr_conteos_webhooks
   AFTER INSERT OR UPDATE OF estado ON conteos
-  FOR EACH ROW EXECUTE FUNCTION webhooks_conteos();
+  FOR EACH ROW WHEN (current_setting('comandas.webhooks', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION webhooks_conteos();

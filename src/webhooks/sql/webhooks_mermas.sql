@@ -16,4 +16,5 @@ $$;
 DROP TRIGGER IF EXISTS tr_mermas_webhooks ON mermas;
 CREATE TRIGGER tr_mermas_webhooks
   AFTER INSERT ON mermas
-  FOR EACH ROW EXECUTE FUNCTION webhooks_mermas();
+  FOR EACH ROW WHEN (current_setting('comandas.webhooks', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION webhooks_mermas();

@@ -24,6 +24,7 @@ import { FinDeSesiones1765500000400 } from './1765500000400-fin-de-sesiones';
 import { FuncionesApagadas1765600000000 } from './1765600000000-funciones-apagadas';
 import { SqlSource1796150766861 } from './1796150766861-sql-source';
 import { ReglasDelDinero1796152894424 } from './1796152894424-reglas-del-dinero';
+import { FuncionesApagadasArchivos1796154253222 } from './1796154253222-funciones-apagadas-archivos';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -52,4 +53,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   FuncionesApagadas1765600000000,
   SqlSource1796150766861,
   ReglasDelDinero1796152894424,
+  FuncionesApagadasArchivos1796154253222,
 ];
