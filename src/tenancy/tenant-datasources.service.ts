@@ -108,10 +108,17 @@ export class TenantDataSources implements OnApplicationShutdown {
    */
   private async tellSwitches(target: TenantConnectionTarget, dataSource: DataSource) {
     const options = target.sessionOptions ?? '';
-    if (this.switchesTold.get(target.slug) === options) return;
+    const before = this.switchesTold.get(target.slug);
+    if (before === options) return;
+    const off = (settings: string, feature: string) => settings.includes(`comandas.${feature}=off`);
     for (const feature of TENANT_FEATURES) {
       const onOpen = (FEATURES[feature] as FeatureDefinition).inDatabase?.onOpen;
-      if (onOpen) await dataSource.query(onOpen, [!options.includes(`comandas.${feature}=off`)]);
+      if (!onOpen) continue;
+      // switched on here after this process wrote with it off: told both, in order, so that
+      // what this process did not record is repaired even if another instance said "on" since
+      if (before !== undefined && off(before, feature) && !off(options, feature))
+        await dataSource.query(onOpen, [false]);
+      await dataSource.query(onOpen, [!off(options, feature)]);
     }
     this.switchesTold.set(target.slug, options);
   }
