@@ -28,6 +28,9 @@ import { PermissionGuard } from './auth/permission.guard';
 import { ComandasModule } from './comandas/comandas.module';
 import { ReservasModule } from './reservas/reservas.module';
 import { CobrosModule } from './cobros/cobros.module';
+import { COBROS_EXTENSION } from './cobros/comanda-extension';
+import { COCINA_EXTENSION } from './cocina/comanda-extension';
+import { INVENTARIO_EXTENSION } from './inventario/comanda-extension';
 import { InventarioModule } from './inventario/inventario.module';
 import { CocinaModule } from './cocina/cocina.module';
 import { ReportesModule } from './reportes/reportes.module';
@@ -54,6 +57,15 @@ export interface AppModuleOptions {
 }
 
 /**
+ * The modules that extend the comandas (docs/adding-a-module.md, "Extending the comandas"), in
+ * their order: their actions follow the comanda's own in `acciones` and in the state machine,
+ * their fields follow the comanda's in the answers' schemas, and their hooks run in this order
+ * on every change of a comanda: the money's rules first (a close is refused before the stock or
+ * the kitchen do anything), then the stock's, then the kitchen's.
+ */
+export const COMANDA_EXTENSIONS = [COBROS_EXTENSION, INVENTARIO_EXTENSION, COCINA_EXTENSION];
+
+/**
  * The root module. Built from an already validated config and database target, so that the
  * entry point, the CLI and every e2e test file build the same application against their own
  * databases.
@@ -61,6 +73,7 @@ export interface AppModuleOptions {
 @Module({})
 export class AppModule implements NestModule {
   static forRoot({ config, target, imports = [], logger }: AppModuleOptions): DynamicModule {
+    ComandasModule.extendWith(COMANDA_EXTENSIONS);
     const appLogger = new AppLogger(logger);
     return {
       module: AppModule,

@@ -22,8 +22,10 @@ import type {
   ReporteTotalesDto,
   SesionCajaDto,
 } from './dto/caja-output.dto';
-import type { ComandaDetail } from '../comandas/dto/comanda-output.dto';
-import type { PagoDto } from './dto/cobros-output.dto';
+import type { CuentaComandaDto, PagoDto } from './dto/cobros-output.dto';
+
+/** The bill as the comanda's detail shows it: its fields, and the bill's total as `total`. */
+export type CuentaComanda = CuentaComandaDto & { total: number };
 
 /**
  * Rows → answers. Amounts arrive as numeric text and leave as JSON numbers: a conversion, never
@@ -181,7 +183,7 @@ export function toCuenta(
   comandaEstado: 'abierta' | 'cerrada',
   timeZone: string,
   grants: Grants,
-): Partial<ComandaDetail> {
+): CuentaComanda {
   return {
     subtotal: amount(cuenta.subtotal),
     descuento: amount(cuenta.descuento),

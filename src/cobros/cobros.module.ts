@@ -10,8 +10,8 @@ import { CobrosService } from './cobros.service';
 
 /**
  * Money (docs/cobros.md): payments, tills and the day's close, behind the feature `cobros`.
- * It adds its rules to the comandas' changes through the comandas module's extensions
- * (CobrosService registers itself), so the comandas module does not know it.
+ * It extends the comandas (COBROS_EXTENSION, comanda-extension.ts: its actions, the bill in the
+ * detail, `pagos` in the PUT; CobrosService runs its hooks), so the comandas module does not know it.
  */
 @Module({
   imports: [TenancyModule, IdempotencyModule, ComandasModule],

@@ -20,6 +20,7 @@ import {
   pagoAnulado,
   pagoExcedeSaldo,
   pagoNotFound,
+  pagosWithoutCerrar,
   recibidoInsuficiente,
   recibidoSoloEfectivo,
   reembolsoExcedePago,
@@ -29,17 +30,20 @@ import {
   sinSesionAbierta,
   unknownCaja,
 } from './cobros.errors';
-import { toCuenta } from './cobros.mapper';
+import { toCuenta, type CuentaComanda } from './cobros.mapper';
+import { BLOCKED_BY_PAYMENTS, COBROS_EXTENSION } from './comanda-extension';
 import { CobrosRepository, type PagoRow } from './cobros.repository';
-import type { DescuentoBody, PagoInput, ReembolsoBody } from './dto/pago-input.dto';
-
-/** The changes that would move a paid ticket's lines or money elsewhere: void its payments first. */
-const BLOCKED_BY_PAYMENTS: ReadonlySet<ComandaAction> = new Set(['eliminar', 'dividir', 'unir']);
+import type {
+  CierreConPagosBody,
+  DescuentoBody,
+  PagoInput,
+  ReembolsoBody,
+} from './dto/pago-input.dto';
 
 /**
  * Payments, voids, refunds and discounts of comandas (docs/cobros.md), and the money rules the
- * comandas' own changes follow while the feature `cobros` is on for the tenant (a
- * ComandaExtension: closing needs the bill paid, reopening needs its session open, a paid ticket
+ * comandas' own changes follow while the feature `cobros` is on for the tenant (the hooks of
+ * COBROS_EXTENSION: closing needs the bill paid, reopening needs its session open, a paid ticket
  * is not moved or deleted). Each change runs in the comanda's change frame
  * (ComandasService.changeBy: row lock, If-Match, state machine, version, audit entry, stream).
  */
@@ -55,7 +59,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.extensions.register(this);
+    this.extensions.register(COBROS_EXTENSION, this);
   }
 
   private get timeZone(): string {
@@ -179,6 +183,11 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     return this.on ? ['pagos'] : [];
   }
 
+  /** `pagos` pays and closes in one step: with cerrar only. */
+  checkUpdate(body: UpdateComandaBody & CierreConPagosBody): void {
+    if (body.pagos !== undefined && body.action !== 'cerrar') throw pagosWithoutCerrar();
+  }
+
   async checkChange(tx: Queryable, comanda: LockedComanda, action: ComandaAction): Promise<void> {
     if (!BLOCKED_BY_PAYMENTS.has(action) || !this.on) return;
     if (await this.repository.hasAppliedPayments(tx, Number(comanda.id_comanda)))
@@ -197,7 +206,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     tx: Queryable,
     comanda: LockedComanda,
     action: ComandaAction,
-    body: UpdateComandaBody,
+    body: UpdateComandaBody & CierreConPagosBody,
     actor: Actor,
   ): Promise<void> {
     if (!this.on) return;
@@ -236,7 +245,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     if (action === 'abrir') await this.repository.thawRates(tx, Number(after.id_comanda));
   }
 
-  async detail(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined> {
+  async detail(id: number, db?: Queryable): Promise<CuentaComanda | undefined> {
     if (!this.on) return undefined;
     const { cuenta, pagos } = await this.repository.bill(
       db ?? this.repository.reader,
