@@ -14,6 +14,7 @@ import { Webhooks1765400000000 } from '../../../src/database/migrations/tenant/1
 import { WebhooksSinNotify1765500000200 } from '../../../src/database/migrations/tenant/1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
+import { AccionesComanda1765500000500 } from '../../../src/database/migrations/tenant/1765500000500-acciones-comanda';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -87,6 +88,9 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new InventarioUsuarioCompra1765500000300(),
           // a deactivation ends the user's sessions (usuarios_fin_de_sesiones), with its column
           new FinDeSesiones1765500000400(),
+          // the audit trail's actions as rows (acciones_comanda): its down gives back the CHECK
+          // the downs of cobros and cocina rewrite
+          new AccionesComanda1765500000500(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

@@ -21,6 +21,7 @@ import { IntentosAcceso1765500000000 } from './1765500000000-intentos-acceso';
 import { WebhooksSinNotify1765500000200 } from './1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from './1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from './1765500000400-fin-de-sesiones';
+import { AccionesComanda1765500000500 } from './1765500000500-acciones-comanda';
 
 /** Migrations of every tenant database, oldest first. */
 export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -46,4 +47,5 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhooksSinNotify1765500000200,
   InventarioUsuarioCompra1765500000300,
   FinDeSesiones1765500000400,
+  AccionesComanda1765500000500,
 ];
