@@ -20,7 +20,6 @@ import { rateLimitStorage } from './rate-limit/redis-rate-limit.storage';
 import { SignInModule } from './sign-in/sign-in.module';
 import { RouteTable } from './common/http/route-table';
 import { RequestTimeouts } from './common/http/request-timeouts';
-import { CONTROL_ENTITIES } from './control-entities';
 import type { DatabaseTarget } from './database/database-target';
 import { AuthModule } from './auth/auth.module';
 import { AuthenticationGuard } from './auth/authentication.guard';
@@ -40,10 +39,12 @@ import { OutboxCommitMiddleware } from './outbox/outbox-commit.middleware';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
+import { Device } from './device-drivers/entities/device.entity';
 import { HealthModule } from './health/health.module';
 import { RpcModule } from './rpc/rpc.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { TenancyModule } from './tenancy/tenancy.module';
+import { Tenant } from './tenancy/entities/tenant.entity';
 import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
 import { RequestGuard } from './request.guard';
 
@@ -97,7 +98,8 @@ export class AppModule implements NestModule {
           useFactory: () => ({
             type: 'postgres',
             url: target.controlUrl,
-            entities: CONTROL_ENTITIES,
+            // the modules' rows on the control database: the tenant catalog, the push clocks
+            entities: [Tenant, Device],
             synchronize: false,
             migrationsRun: false,
             poolSize: config.CONTROL_POOL_MAX,
