@@ -36,6 +36,8 @@ export const COBROS_EXTENSION = defineComandaExtension({
     reembolsar: { permission: 'cobros:refund', from: { cerrada: {} } },
   },
   updateFields: CierreConPagosBody,
+  // pay and close in one step pays too: it needs cobros:pay besides comandas:close
+  updateFieldActions: { pagos: 'pagar' },
   detailFields: CuentaComandaDto,
   errors: [
     {

@@ -37,7 +37,11 @@ const PUT_BODIES: Record<UpdateAction, object> = {
 };
 
 /** Each route that performs actions: the actions, and the permission it asks for each. */
-function routes(): { route: string; action: ComandaAction; permission: Permission }[] {
+function routes(): {
+  route: string;
+  action: ComandaAction;
+  permission: Permission | readonly Permission[];
+}[] {
   // the comanda's own routes, and those of the money (feature cobros) and kitchen (feature
   // cocina) modules
   return [ComandasController, CobrosController, CocinaComandasController, CocinaController].flatMap(
@@ -188,6 +192,23 @@ describe('comanda actions: one map of action → permission, for the routes and 
       expect(OWN_ACCIONES.permitted(state, Grants.ALL)).toEqual(
         allowedActions(state).filter((a) => (COMANDA_OWN_ACTIONS as readonly string[]).includes(a)),
       );
+  });
+
+  it('asks a PUT that pays as it closes for the permission of paying too', () => {
+    const prototype = ComandasController.prototype as unknown as Record<string, object>;
+    const required = Reflect.getMetadata(
+      REQUIRED_PERMISSION,
+      prototype.update,
+    ) as PermissionResolver;
+    const put = (body: object) => required({ body } as Request);
+    expect(put({ action: 'cerrar', pagos: [{ id_metodo_pago: 1, monto: 5 }] })).toEqual([
+      'comandas:close',
+      'cobros:pay',
+    ]);
+    // the body's action first: the answer names the first permission missing
+    expect(put({ action: 'abrir', pagos: [] })).toEqual(['comandas:close', 'cobros:pay']);
+    expect(put({ action: 'cerrar' })).toBe('comandas:close');
+    expect(put({ observacion: 'x', pagos: null })).toEqual(['comandas:write', 'cobros:pay']);
   });
 
   it('reads what a PUT does from its body, as the service audits it', () => {

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Permission } from '../auth/permissions';
 import { ResourceActions } from '../auth/resource-actions';
+import { extensionUpdateFieldActions } from './comanda-contract';
 import {
   allowedActions,
   COMANDA_OWN_ACTIONS,
@@ -99,4 +100,15 @@ export function updateActionOf(
 /** The action of a PUT /comandas/:id request, for its permission. */
 export function updateActionOfRequest(request: Request): UpdateAction {
   return updateActionOf((request.body ?? {}) as Record<string, unknown>);
+}
+
+/**
+ * The permissions a PUT /comandas/:id request needs besides its action's: those of the actions
+ * the extensions' fields it sends perform (`pagos` pays: cobros:pay), read from the raw body.
+ */
+export function updateFieldPermissionsOfRequest(request: Request): Permission[] {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  return extensionUpdateFieldActions()
+    .filter(([field]) => body[field] !== undefined)
+    .map(([, action]) => comandaAcciones().permissionOf(action));
 }

@@ -46,6 +46,11 @@ export interface ComandaExtensionContract<A extends ComandaAction = ComandaActio
    * unknown fields (ComandaExtension.bodyFields names those it takes).
    */
   readonly updateFields?: Type;
+  /**
+   * The action each of those fields performs besides the PUT's own (`pagos` pays as it
+   * closes): a PUT that sends the field needs that action's permission too.
+   */
+  readonly updateFieldActions?: Readonly<Record<string, NoInfer<A>>>;
   /** Fields of the comanda's detail: a class whose documented properties the detail gains. */
   readonly detailFields?: Type;
   /** Fields of each line of the detail, likewise. */
@@ -115,6 +120,13 @@ export function documentedProperties(type: Type): string[] {
   const keys = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, prototype) ??
     []) as string[];
   return keys.map((key) => key.replace(/^:/, ''));
+}
+
+/** The actions the PUT /comandas/:id fields of the composed extensions perform, by field. */
+export function extensionUpdateFieldActions(): [field: string, action: ComandaAction][] {
+  return composedExtensions().flatMap((e) =>
+    Object.entries<ComandaAction>(e.updateFieldActions ?? {}),
+  );
 }
 
 /** The PUT /comandas/:id fields the composed extensions add (`updateFields`), in order. */

@@ -9,7 +9,12 @@ import { IfMatch, Versioned } from '../common/http/versioned';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { OWN_ACCIONES, UPDATE_ACTIONS, updateActionOfRequest } from './comanda-actions';
+import {
+  OWN_ACCIONES,
+  UPDATE_ACTIONS,
+  updateActionOfRequest,
+  updateFieldPermissionsOfRequest,
+} from './comanda-actions';
 import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
@@ -44,8 +49,9 @@ const LINE_ERRORS = [
  * The permission of each route that changes a comanda is the one its action needs
  * (OWN_ACCIONES, comanda-actions.ts: also what the answers' `acciones` are computed from);
  * PUT /comandas/:id reads its action from the body (abrir, cerrar, restaurar, a transfer or an
- * edit). The modules that extend the comandas add to these routes' documented errors those of
- * their rules (ComandaExtensionContract.errors).
+ * edit), and asks too for the permissions of what the extensions' fields it sends do. The
+ * modules that extend the comandas add to these routes' documented errors those of their rules
+ * (ComandaExtensionContract.errors).
  */
 @ApiTag(
   'comandas',
@@ -132,7 +138,13 @@ export class ComandasController {
   }
 
   @Put(':id')
-  @RequireActionPermissionOf(OWN_ACCIONES, updateActionOfRequest, UPDATE_ACTIONS)
+  @RequireActionPermissionOf(
+    OWN_ACCIONES,
+    updateActionOfRequest,
+    UPDATE_ACTIONS,
+    // a field of an extension may perform one of its actions too: pay and close needs both
+    updateFieldPermissionsOfRequest,
+  )
   @Versioned({
     summary: 'Transition (abrir, cerrar, restaurar) or partial change of an open comanda',
     description:
