@@ -16,6 +16,7 @@ const { ComandaExtensions } = require(join(DIST, 'comandas', 'comanda-extensions
 const { ComandasModule } = require(join(DIST, 'comandas', 'comandas.module'));
 const { ComandasRepository } = require(join(DIST, 'comandas', 'comandas.repository'));
 const { ComandasService } = require(join(DIST, 'comandas', 'comandas.service'));
+const { CajasRepository } = require(join(DIST, 'cobros', 'cajas.repository'));
 const { CobrosRepository } = require(join(DIST, 'cobros', 'cobros.repository'));
 const { CobrosService } = require(join(DIST, 'cobros', 'cobros.service'));
 const { Grants } = require(join(DIST, 'auth', 'grants'));
@@ -55,6 +56,7 @@ function serviceClasses(dataSource, { timeZone, env = process.env }) {
   );
   new CobrosService(
     new CobrosRepository(context),
+    new CajasRepository(context),
     comandas,
     extensions,
     context,

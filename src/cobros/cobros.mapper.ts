@@ -4,14 +4,13 @@ import { CAJA_ACCIONES, PAGO_ACCIONES, SESION_ACCIONES, type PagoState } from '.
 import type {
   AjustesRow,
   CajaRow,
-  CuentaRow,
   FiguraRow,
   MetodoRow,
   MovimientoRow,
-  PagoRow,
   SesionRow,
   TotalesRow,
-} from './cobros.repository';
+} from './cajas.repository';
+import type { CuentaRow, PagoRow } from './cobros.repository';
 import type {
   AjustesDto,
   CajaDto,

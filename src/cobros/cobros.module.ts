@@ -3,6 +3,7 @@ import { ComandasModule } from '../comandas/comandas.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { CajasController } from './cajas.controller';
+import { CajasRepository } from './cajas.repository';
 import { CajasService } from './cajas.service';
 import { CobrosController } from './cobros.controller';
 import { CobrosRepository } from './cobros.repository';
@@ -16,6 +17,6 @@ import { CobrosService } from './cobros.service';
 @Module({
   imports: [TenancyModule, IdempotencyModule, ComandasModule],
   controllers: [CobrosController, CajasController],
-  providers: [CobrosRepository, CobrosService, CajasService],
+  providers: [CobrosRepository, CajasRepository, CobrosService, CajasService],
 })
 export class CobrosModule {}

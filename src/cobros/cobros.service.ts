@@ -32,6 +32,7 @@ import {
 } from './cobros.errors';
 import { toCuenta, type CuentaComanda } from './cobros.mapper';
 import { BLOCKED_BY_PAYMENTS, COBROS_EXTENSION } from './comanda-extension';
+import { CajasRepository } from './cajas.repository';
 import { CobrosRepository, type PagoRow } from './cobros.repository';
 import type {
   CierreConPagosBody,
@@ -51,6 +52,7 @@ import type {
 export class CobrosService implements ComandaExtension, OnModuleInit {
   constructor(
     private readonly repository: CobrosRepository,
+    private readonly cajas: CajasRepository,
     private readonly comandas: ComandasService,
     private readonly extensions: ComandaExtensions,
     private readonly context: TenantContext,
@@ -96,7 +98,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
       const pago = await this.repository.lockPago(tx, id, idPago);
       if (!pago) throw pagoNotFound(id, idPago);
       if (pago.estado === 'anulado') throw pagoAnulado(idPago);
-      const session = await this.repository.shareSession(tx, Number(pago.id_sesion));
+      const session = await this.cajas.shareSession(tx, Number(pago.id_sesion));
       if (session?.estado !== 'abierta')
         throw sesionCerrada(
           Number(pago.id_sesion),
@@ -262,7 +264,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
    * amounts worked out in SQL on the bill as it is now. Answers the payment as the audit keeps it.
    */
   private async applyPayment(tx: Queryable, id: number, body: PagoInput, actor: Actor) {
-    const metodo = await this.repository.metodo(tx, body.id_metodo_pago);
+    const metodo = await this.cajas.metodo(tx, body.id_metodo_pago);
     if (!metodo?.activo) throw metodoNotFound(body.id_metodo_pago);
     const cash = metodo.tipo === 'efectivo';
     if (!cash && body.recibido !== undefined) throw recibidoSoloEfectivo();
@@ -299,12 +301,12 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     idCaja: number | undefined,
     actor: Actor,
   ): Promise<number> {
-    if (idCaja !== undefined && !(await this.repository.cajaExists(tx, idCaja)))
+    if (idCaja !== undefined && !(await this.cajas.cajaExists(tx, idCaja)))
       throw unknownCaja(idCaja);
-    const candidates = await this.repository.openSessions(tx, idCaja, actor.id_usuario);
+    const candidates = await this.cajas.openSessions(tx, idCaja, actor.id_usuario);
     if (candidates.length === 0) throw sinSesionAbierta(idCaja);
     if (candidates.length > 1 && !candidates[0].propia) throw cajaRequerida();
-    const session = await this.repository.shareSession(tx, Number(candidates[0].id_sesion));
+    const session = await this.cajas.shareSession(tx, Number(candidates[0].id_sesion));
     if (session?.estado !== 'abierta') throw sinSesionAbierta(idCaja);
     return Number(session.id_sesion);
   }
