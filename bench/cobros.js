@@ -496,12 +496,12 @@ function totalsProblem(json, expected, tipo) {
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the report's three statements (CobrosRepository's session,
+ * EXPLAIN (ANALYZE, BUFFERS) of the report's three statements (CajasRepository's session,
  * figures with their totals, movements) on a session: the repository is given a connection that prefixes
  * each with EXPLAIN. Answers each one's plan and execution time.
  */
 async function explainReport(tenantUrl, idSesion) {
-  const { CobrosRepository } = require(join(DIST, 'cobros', 'cobros.repository'));
+  const { CajasRepository } = require(join(DIST, 'cobros', 'cajas.repository'));
   return withClient(tenantUrl, async (c) => {
     const plans = [];
     const explaining = {
@@ -514,7 +514,7 @@ async function explainReport(tenantUrl, idSesion) {
         return [{}];
       },
     };
-    const repository = new CobrosRepository(undefined);
+    const repository = new CajasRepository(undefined);
     // twice: the first of a session plans the functions' SQL and reads the catalog
     for (let round = 0; round < 2; round += 1) {
       plans.length = 0;

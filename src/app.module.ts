@@ -20,7 +20,6 @@ import { rateLimitStorage } from './rate-limit/redis-rate-limit.storage';
 import { SignInModule } from './sign-in/sign-in.module';
 import { RouteTable } from './common/http/route-table';
 import { RequestTimeouts } from './common/http/request-timeouts';
-import { CONTROL_ENTITIES } from './control-entities';
 import type { DatabaseTarget } from './database/database-target';
 import { AuthModule } from './auth/auth.module';
 import { AuthenticationGuard } from './auth/authentication.guard';
@@ -28,6 +27,9 @@ import { PermissionGuard } from './auth/permission.guard';
 import { ComandasModule } from './comandas/comandas.module';
 import { ReservasModule } from './reservas/reservas.module';
 import { CobrosModule } from './cobros/cobros.module';
+import { COBROS_EXTENSION } from './cobros/comanda-extension';
+import { COCINA_EXTENSION } from './cocina/comanda-extension';
+import { INVENTARIO_EXTENSION } from './inventario/comanda-extension';
 import { InventarioModule } from './inventario/inventario.module';
 import { CocinaModule } from './cocina/cocina.module';
 import { ReportesModule } from './reportes/reportes.module';
@@ -37,10 +39,12 @@ import { OutboxCommitMiddleware } from './outbox/outbox-commit.middleware';
 import { CatalogoModule } from './catalogo/catalogo.module';
 import { GenericTablesModule } from './generic-tables/generic-tables.module';
 import { DeviceDriversModule } from './device-drivers/device-drivers.module';
+import { Device } from './device-drivers/entities/device.entity';
 import { HealthModule } from './health/health.module';
 import { RpcModule } from './rpc/rpc.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { TenancyModule } from './tenancy/tenancy.module';
+import { Tenant } from './tenancy/entities/tenant.entity';
 import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
 import { RequestGuard } from './request.guard';
 
@@ -54,6 +58,15 @@ export interface AppModuleOptions {
 }
 
 /**
+ * The modules that extend the comandas (docs/adding-a-module.md, "Extending the comandas"), in
+ * their order: their actions follow the comanda's own in `acciones` and in the state machine,
+ * their fields follow the comanda's in the answers' schemas, and their hooks run in this order
+ * on every change of a comanda: the money's rules first (a close is refused before the stock or
+ * the kitchen do anything), then the stock's, then the kitchen's.
+ */
+export const COMANDA_EXTENSIONS = [COBROS_EXTENSION, INVENTARIO_EXTENSION, COCINA_EXTENSION];
+
+/**
  * The root module. Built from an already validated config and database target, so that the
  * entry point, the CLI and every e2e test file build the same application against their own
  * databases.
@@ -61,6 +74,7 @@ export interface AppModuleOptions {
 @Module({})
 export class AppModule implements NestModule {
   static forRoot({ config, target, imports = [], logger }: AppModuleOptions): DynamicModule {
+    ComandasModule.extendWith(COMANDA_EXTENSIONS);
     const appLogger = new AppLogger(logger);
     return {
       module: AppModule,
@@ -84,7 +98,8 @@ export class AppModule implements NestModule {
           useFactory: () => ({
             type: 'postgres',
             url: target.controlUrl,
-            entities: CONTROL_ENTITIES,
+            // the modules' rows on the control database: the tenant catalog, the push clocks
+            entities: [Tenant, Device],
             synchronize: false,
             migrationsRun: false,
             poolSize: config.CONTROL_POOL_MAX,

@@ -33,32 +33,71 @@ function fileOf(target: string): string {
   return existsSync(join(SRC, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`;
 }
 
+/** The imports among the files of src/, as paths under src/ (type-only imports included). */
+function fileGraph(): Map<string, string[]> {
+  return new Map(
+    sourceFiles(SRC).map((file) => [relative(SRC, file), importsOf(file).map(fileOf)]),
+  );
+}
+
+/**
+ * Every cycle of a graph, each one as the path of nodes that closes it, found by a
+ * depth-first walk (each node's cycles once: a cycle through nodes already walked is not
+ * repeated).
+ */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (node: string): void => {
+    const at = path.indexOf(node);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), node]);
+      return;
+    }
+    if (done.has(node) || !graph.has(node)) return;
+    path.push(node);
+    for (const next of graph.get(node)!) visit(next);
+    path.pop();
+    done.add(node);
+  };
+  for (const node of [...graph.keys()].sort()) visit(node);
+  return cycles;
+}
+
 /**
  * Every import cycle among the files of src/, type-only imports included (a type that two
  * files need belongs to a third, or to the one that owns it): each one as the path of files
- * that closes it, found by a depth-first walk of the import graph.
+ * that closes it.
  */
 function importCycles(): string[] {
-  const graph = new Map(
-    sourceFiles(SRC).map((file) => [relative(SRC, file), importsOf(file).map(fileOf)]),
-  );
-  const cycles: string[] = [];
-  const done = new Set<string>();
-  const path: string[] = [];
-  const visit = (file: string): void => {
-    const at = path.indexOf(file);
-    if (at >= 0) {
-      cycles.push([...path.slice(at), file].join(' -> '));
-      return;
+  return cyclesOf(fileGraph()).map((cycle) => cycle.join(' -> '));
+}
+
+/** The folder of a file under src/: its first directory, or the file itself at the top. */
+const folderOf = (file: string): string =>
+  file.includes('/') ? file.split('/')[0] : file.replace(/\.ts$/, '');
+
+/**
+ * Every cycle among the folders of src/ (a file at the top of src/ counts as a folder of its
+ * own): folder A imports from folder B, which imports, maybe through others, from A. Each one
+ * as its path of folders, and for each step one import that makes it.
+ */
+function folderCycles(): string[] {
+  const imports = new Map<string, Map<string, string>>();
+  for (const [file, targets] of fileGraph())
+    for (const target of targets) {
+      const [from, to] = [folderOf(file), folderOf(target)];
+      if (from === to) continue;
+      const edges = imports.get(from) ?? new Map<string, string>();
+      if (!edges.has(to)) edges.set(to, `${file} imports ${target}`);
+      imports.set(from, edges);
     }
-    if (done.has(file) || !graph.has(file)) return;
-    path.push(file);
-    for (const next of graph.get(file)!) visit(next);
-    path.pop();
-    done.add(file);
-  };
-  for (const file of [...graph.keys()].sort()) visit(file);
-  return cycles;
+  const graph = new Map([...imports].map(([folder, edges]) => [folder, [...edges.keys()]]));
+  return cyclesOf(graph).map((cycle) => {
+    const steps = cycle.slice(1).map((to, n) => imports.get(cycle[n])!.get(to)!);
+    return `${cycle.join(' -> ')} (${steps.join('; ')})`;
+  });
 }
 
 describe('the arrows between folders', () => {
@@ -93,6 +132,10 @@ describe('the arrows between folders', () => {
 
   it('has no import cycle, not even through a type-only import', () => {
     expect(importCycles()).toEqual([]);
+  });
+
+  it('has no cycle between folders: a folder never imports back from one that imports it', () => {
+    expect(folderCycles()).toEqual([]);
   });
 
   it('reads the tenant header in one place', () => {

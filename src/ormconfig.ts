@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from './common/config/app-config';
-import { CONTROL_ENTITIES } from './control-entities';
 import { MIGRATIONS_TABLE } from './database/database-target';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 import { CONTROL_MIGRATIONS } from './database/migrations/control';
@@ -37,7 +36,8 @@ async function ormDataSource(env: NodeJS.ProcessEnv): Promise<DataSource> {
   return new DataSource({
     type: 'postgres',
     url,
-    entities: tenant ? [] : CONTROL_ENTITIES,
+    // it reads and runs migrations, written by hand: no entity is mapped, on either target
+    entities: [],
     migrations: tenant ? TENANT_MIGRATIONS : CONTROL_MIGRATIONS,
     migrationsTableName: MIGRATIONS_TABLE,
     migrationsTransactionMode: 'each',

@@ -1,17 +1,22 @@
 // The service's own comandas and money classes, built without Nest over any `dataSource` with
 // query() and transaction(): a pg pool in the baseline (bench/baseline-server.js), one client
-// timing each statement in the money stage's EXPLAIN (bench/cobros.js). ComandasService gets the
-// comandas module's extensions and CobrosService registers itself among them, as CobrosModule
-// does at start-up (it acts only while its feature is on); the FEATURE_* switches are read from
-// `env` as the service reads them, and the caller is the one of AUTH_MODE=off.
+// timing each statement in the money stage's EXPLAIN (bench/cobros.js). The comandas are
+// extended as the app module extends them (its COMANDA_EXTENSIONS: the money's actions, fields
+// and the order of the hooks); ComandasService gets the comandas module's extensions and
+// CobrosService registers its hooks among them, as CobrosModule does at start-up (it acts only
+// while its feature is on); the FEATURE_* switches are read from `env` as the service reads
+// them, and the caller is the one of AUTH_MODE=off.
 require('reflect-metadata');
 const { AsyncLocalStorage } = require('node:async_hooks');
 const { join } = require('node:path');
 
 const DIST = join(__dirname, '..', '..', 'dist');
+const { COMANDA_EXTENSIONS } = require(join(DIST, 'app.module'));
 const { ComandaExtensions } = require(join(DIST, 'comandas', 'comanda-extensions'));
+const { ComandasModule } = require(join(DIST, 'comandas', 'comandas.module'));
 const { ComandasRepository } = require(join(DIST, 'comandas', 'comandas.repository'));
 const { ComandasService } = require(join(DIST, 'comandas', 'comandas.service'));
+const { CajasRepository } = require(join(DIST, 'cobros', 'cajas.repository'));
 const { CobrosRepository } = require(join(DIST, 'cobros', 'cobros.repository'));
 const { CobrosService } = require(join(DIST, 'cobros', 'cobros.service'));
 const { Grants } = require(join(DIST, 'auth', 'grants'));
@@ -41,6 +46,7 @@ function serviceClasses(dataSource, { timeZone, env = process.env }) {
   const caller = {
     grants: Grants.ALL.without(TENANT_FEATURES.filter((f) => !features.isOn(f, context.tenant))),
   };
+  ComandasModule.extendWith(COMANDA_EXTENSIONS);
   const extensions = new ComandaExtensions();
   const comandas = new ComandasService(
     new ComandasRepository(context),
@@ -50,6 +56,7 @@ function serviceClasses(dataSource, { timeZone, env = process.env }) {
   );
   new CobrosService(
     new CobrosRepository(context),
+    new CajasRepository(context),
     comandas,
     extensions,
     context,

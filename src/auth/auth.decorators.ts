@@ -45,8 +45,11 @@ export interface Actor {
 
 export const ANONYMOUS_ACTOR: Actor = { id_usuario: null };
 
-/** Picks the permission a request needs from the request itself (e.g. a body's action). */
-export type PermissionResolver = (request: Request) => Permission;
+/**
+ * Picks the permission a request needs from the request itself (e.g. a body's action), or the
+ * permissions, every one of them needed (a body that does two things).
+ */
+export type PermissionResolver = (request: Request) => Permission | readonly Permission[];
 
 /**
  * The route needs no user token even with AUTH_MODE=jwt (health; time clocks, which are

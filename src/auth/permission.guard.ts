@@ -78,7 +78,8 @@ export class PermissionGuard implements CanActivate {
     const grants = Grants.ofRoles(member!.roles);
     assignCallerGrants(grants, user);
     if (required === undefined) return;
-    const permission = typeof required === 'function' ? required(request) : required;
-    if (!grants.has(permission)) throw forbidden(permission, member!.roles);
+    const needed = typeof required === 'function' ? required(request) : required;
+    for (const permission of typeof needed === 'string' ? [needed] : needed)
+      if (!grants.has(permission)) throw forbidden(permission, member!.roles);
   }
 }

@@ -77,12 +77,14 @@ export function RequireActionPermission<S extends string, A extends string>(
 
 /**
  * For a route whose action depends on the request (a PUT whose body names it): the permission
- * of the action `actionOf` reads from the request, and the OpenAPI description listing them.
+ * of the action `actionOf` reads from the request, and the OpenAPI description listing them;
+ * with `alsoNeeds`, the permissions the request needs besides (what else its body does).
  */
 export function RequireActionPermissionOf<S extends string, A extends string>(
   actions: ResourceActions<S, A>,
   actionOf: (request: Request) => A,
   performs: readonly A[],
+  alsoNeeds?: (request: Request) => readonly Permission[],
 ) {
   const byPermission = new Map<Permission, A[]>();
   for (const action of performs) {
@@ -93,7 +95,11 @@ export function RequireActionPermissionOf<S extends string, A extends string>(
     .map(([permission, named]) => `${permission} (${named.join(', ')})`)
     .join(', ');
   return applyDecorators(
-    RequirePermission((request) => actions.permissionOf(actionOf(request)), describe),
+    RequirePermission((request) => {
+      const own = actions.permissionOf(actionOf(request));
+      const more = alsoNeeds?.(request) ?? [];
+      return more.length === 0 ? own : [own, ...more];
+    }, describe),
     SetMetadata(ROUTE_ACTIONS, performs),
   );
 }

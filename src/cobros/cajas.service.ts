@@ -13,7 +13,7 @@ import {
   sesionYaAbierta,
 } from './cobros.errors';
 import { toAjustes, toCaja, toMetodo, toMovimiento, toReporte, toSesion } from './cobros.mapper';
-import { CobrosRepository } from './cobros.repository';
+import { CajasRepository } from './cajas.repository';
 import type {
   AbrirSesionBody,
   AjustesBody,
@@ -39,7 +39,7 @@ import type {
 @Injectable()
 export class CajasService {
   constructor(
-    private readonly repository: CobrosRepository,
+    private readonly repository: CajasRepository,
     private readonly context: TenantContext,
     private readonly caller: CallerPermissions,
   ) {}

@@ -11,8 +11,8 @@ import { PAGO_ACTIONS, type PagoAction } from './dto/cobros-output.dto';
 /**
  * The actions on tills, their sessions and payments, and the permission each needs: what the
  * routes declare and what the answers list as `acciones` (docs/cobros.md, "Acciones"). The
- * comanda's own money actions (pagar, anular_pago, descontar, reembolsar) are in
- * COMANDA_ACCIONES, with the comanda's state machine.
+ * money actions on a comanda (pagar, anular_pago, descontar, reembolsar) are the comanda's
+ * state machine's, added by COBROS_EXTENSION (comanda-extension.ts).
  */
 
 /** A till is `libre` without an open session, `en_uso` with one. */

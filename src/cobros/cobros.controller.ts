@@ -2,7 +2,6 @@ import { Body, Controller, Delete, HttpCode, Param, Post, Query } from '@nestjs/
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import { RequireActionPermission } from '../auth/resource-actions';
-import { COMANDA_ACCIONES } from '../comandas/comanda-actions';
 import { ComandaDetail } from '../comandas/dto/comanda-output.dto';
 import { ApiTag } from '../common/decorators';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
@@ -12,6 +11,7 @@ import { Idempotent } from '../idempotency/idempotent.decorator';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import { COBROS_ERRORS } from './cobros.errors';
 import { CobrosService } from './cobros.service';
+import { COBROS_EXTENSION } from './comanda-extension';
 import { AnularPagoBody, DescuentoBody, PagoInput, ReembolsoBody } from './dto/pago-input.dto';
 import { SimulacionPagoDto } from './dto/simulacion-pago.dto';
 
@@ -49,7 +49,7 @@ export class CobrosController {
   constructor(private readonly cobros: CobrosService) {}
 
   @Post(':id/pagos')
-  @RequireActionPermission(COMANDA_ACCIONES, 'pagar')
+  @RequireActionPermission(COBROS_EXTENSION.acciones, 'pagar')
   @Versioned({
     summary: 'Take a payment of an open comanda',
     description:
@@ -100,7 +100,7 @@ export class CobrosController {
   }
 
   @Delete(':id/pagos/:idPago')
-  @RequireActionPermission(COMANDA_ACCIONES, 'anular_pago')
+  @RequireActionPermission(COBROS_EXTENSION.acciones, 'anular_pago')
   @Versioned({
     summary: 'Void a payment (kept, estado anulado) while the comanda is abierta',
     description:
@@ -138,7 +138,7 @@ export class CobrosController {
   }
 
   @Post(':id/reembolsos')
-  @RequireActionPermission(COMANDA_ACCIONES, 'reembolsar')
+  @RequireActionPermission(COBROS_EXTENSION.acciones, 'reembolsar')
   @Versioned({
     summary: 'Refund (part of) a payment of a closed comanda',
     description:
@@ -173,7 +173,7 @@ export class CobrosController {
   }
 
   @Post(':id/descuento')
-  @RequireActionPermission(COMANDA_ACCIONES, 'descontar')
+  @RequireActionPermission(COBROS_EXTENSION.acciones, 'descontar')
   @Versioned({
     summary: 'Set the discount of an open comanda (before the service charge)',
     description:

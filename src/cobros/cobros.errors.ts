@@ -111,6 +111,12 @@ export const comandaReembolsada = (idComanda: number) =>
     id_comanda: idComanda,
   });
 
+export const pagosWithoutCerrar = () =>
+  new BadRequestError(
+    'pagos goes with {"action": "cerrar"} only: it pays and closes in one step',
+    'PAGOS_WITHOUT_CERRAR',
+  );
+
 export const reembolsoExcedePago = (idPago: number, disponible: string) =>
   new ConflictError(`Payment ${idPago} has ${disponible} left to refund`, 'REEMBOLSO_EXCEDE_PAGO', {
     id_pago: idPago,

@@ -4,14 +4,13 @@ import { CAJA_ACCIONES, PAGO_ACCIONES, SESION_ACCIONES, type PagoState } from '.
 import type {
   AjustesRow,
   CajaRow,
-  CuentaRow,
   FiguraRow,
   MetodoRow,
   MovimientoRow,
-  PagoRow,
   SesionRow,
   TotalesRow,
-} from './cobros.repository';
+} from './cajas.repository';
+import type { CuentaRow, PagoRow } from './cobros.repository';
 import type {
   AjustesDto,
   CajaDto,
@@ -22,9 +21,11 @@ import type {
   ReporteTotalesDto,
   SesionCajaDto,
 } from './dto/caja-output.dto';
-import type { ComandaDetail } from '../comandas/dto/comanda-output.dto';
-import type { PagoDto } from './dto/cobros-output.dto';
+import type { CuentaComandaDto, PagoDto } from './dto/cobros-output.dto';
 import type { SimulacionPagoDto } from './dto/simulacion-pago.dto';
+
+/** The bill as the comanda's detail shows it: its fields, and the bill's total as `total`. */
+export type CuentaComanda = CuentaComandaDto & { total: number };
 
 /**
  * Rows → answers. Amounts arrive as numeric text and leave as JSON numbers: a conversion, never
@@ -182,7 +183,7 @@ export function toCuenta(
   comandaEstado: 'abierta' | 'cerrada',
   timeZone: string,
   grants: Grants,
-): Partial<ComandaDetail> {
+): CuentaComanda {
   return {
     subtotal: amount(cuenta.subtotal),
     descuento: amount(cuenta.descuento),

@@ -20,6 +20,7 @@ import {
   pagoAnulado,
   pagoExcedeSaldo,
   pagoNotFound,
+  pagosWithoutCerrar,
   recibidoInsuficiente,
   recibidoSoloEfectivo,
   reembolsoExcedePago,
@@ -29,18 +30,22 @@ import {
   sinSesionAbierta,
   unknownCaja,
 } from './cobros.errors';
-import { toCuenta, toSimulacion } from './cobros.mapper';
+import { toCuenta, toSimulacion, type CuentaComanda } from './cobros.mapper';
+import { BLOCKED_BY_PAYMENTS, COBROS_EXTENSION } from './comanda-extension';
+import { CajasRepository } from './cajas.repository';
 import { CobrosRepository, type PagoRow } from './cobros.repository';
-import type { DescuentoBody, PagoInput, ReembolsoBody } from './dto/pago-input.dto';
+import type {
+  CierreConPagosBody,
+  DescuentoBody,
+  PagoInput,
+  ReembolsoBody,
+} from './dto/pago-input.dto';
 import type { SimulacionPagoDto } from './dto/simulacion-pago.dto';
-
-/** The changes that would move a paid ticket's lines or money elsewhere: void its payments first. */
-const BLOCKED_BY_PAYMENTS: ReadonlySet<ComandaAction> = new Set(['eliminar', 'dividir', 'unir']);
 
 /**
  * Payments, voids, refunds and discounts of comandas (docs/cobros.md), and the money rules the
- * comandas' own changes follow while the feature `cobros` is on for the tenant (a
- * ComandaExtension: closing needs the bill paid, reopening needs its session open, a paid ticket
+ * comandas' own changes follow while the feature `cobros` is on for the tenant (the hooks of
+ * COBROS_EXTENSION: closing needs the bill paid, reopening needs its session open, a paid ticket
  * is not moved or deleted). Each change runs in the comanda's change frame
  * (ComandasService.changeBy: row lock, If-Match, state machine, version, audit entry, stream).
  */
@@ -48,6 +53,7 @@ const BLOCKED_BY_PAYMENTS: ReadonlySet<ComandaAction> = new Set(['eliminar', 'di
 export class CobrosService implements ComandaExtension, OnModuleInit {
   constructor(
     private readonly repository: CobrosRepository,
+    private readonly cajas: CajasRepository,
     private readonly comandas: ComandasService,
     private readonly extensions: ComandaExtensions,
     private readonly context: TenantContext,
@@ -56,7 +62,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.extensions.register(this);
+    this.extensions.register(COBROS_EXTENSION, this);
   }
 
   private get timeZone(): string {
@@ -113,7 +119,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
       const pago = await this.repository.lockPago(tx, id, idPago);
       if (!pago) throw pagoNotFound(id, idPago);
       if (pago.estado === 'anulado') throw pagoAnulado(idPago);
-      const session = await this.repository.shareSession(tx, Number(pago.id_sesion));
+      const session = await this.cajas.shareSession(tx, Number(pago.id_sesion));
       if (session?.estado !== 'abierta')
         throw sesionCerrada(
           Number(pago.id_sesion),
@@ -200,6 +206,11 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     return this.on ? ['pagos'] : [];
   }
 
+  /** `pagos` pays and closes in one step: with cerrar only. */
+  checkUpdate(body: UpdateComandaBody & CierreConPagosBody): void {
+    if (body.pagos !== undefined && body.action !== 'cerrar') throw pagosWithoutCerrar();
+  }
+
   async checkChange(tx: Queryable, comanda: LockedComanda, action: ComandaAction): Promise<void> {
     if (!BLOCKED_BY_PAYMENTS.has(action) || !this.on) return;
     if (await this.repository.hasAppliedPayments(tx, Number(comanda.id_comanda)))
@@ -218,7 +229,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     tx: Queryable,
     comanda: LockedComanda,
     action: ComandaAction,
-    body: UpdateComandaBody,
+    body: UpdateComandaBody & CierreConPagosBody,
     actor: Actor,
   ): Promise<void> {
     if (!this.on) return;
@@ -257,7 +268,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     if (action === 'abrir') await this.repository.thawRates(tx, Number(after.id_comanda));
   }
 
-  async detail(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined> {
+  async detail(id: number, db?: Queryable): Promise<CuentaComanda | undefined> {
     if (!this.on) return undefined;
     const { cuenta, pagos } = await this.repository.bill(
       db ?? this.repository.reader,
@@ -274,7 +285,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
    * amounts worked out in SQL on the bill as it is now. Answers the payment as the audit keeps it.
    */
   private async applyPayment(tx: Queryable, id: number, body: PagoInput, actor: Actor) {
-    const metodo = await this.repository.metodo(tx, body.id_metodo_pago);
+    const metodo = await this.cajas.metodo(tx, body.id_metodo_pago);
     if (!metodo?.activo) throw metodoNotFound(body.id_metodo_pago);
     const cash = metodo.tipo === 'efectivo';
     if (!cash && body.recibido !== undefined) throw recibidoSoloEfectivo();
@@ -327,12 +338,12 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
     idCaja: number | undefined,
     actor: Actor,
   ): Promise<number> {
-    if (idCaja !== undefined && !(await this.repository.cajaExists(tx, idCaja)))
+    if (idCaja !== undefined && !(await this.cajas.cajaExists(tx, idCaja)))
       throw unknownCaja(idCaja);
-    const candidates = await this.repository.openSessions(tx, idCaja, actor.id_usuario);
+    const candidates = await this.cajas.openSessions(tx, idCaja, actor.id_usuario);
     if (candidates.length === 0) throw sinSesionAbierta(idCaja);
     if (candidates.length > 1 && !candidates[0].propia) throw cajaRequerida();
-    const session = await this.repository.shareSession(tx, Number(candidates[0].id_sesion));
+    const session = await this.cajas.shareSession(tx, Number(candidates[0].id_sesion));
     if (session?.estado !== 'abierta') throw sinSesionAbierta(idCaja);
     return Number(session.id_sesion);
   }

@@ -2,9 +2,9 @@ import { REQUIRED_PERMISSION } from '../auth/auth.decorators';
 import { Grants } from '../auth/grants';
 import { ROLE_NAMES, type Permission } from '../auth/permissions';
 import { ROUTE_ACTIONS } from '../auth/resource-actions';
-import { COMANDA_ACCIONES } from '../comandas/comanda-actions';
 import { ENVIO_ACCIONES, ENVIO_ACTIONS, ENVIO_ESTADOS, type EnvioAction } from './cocina-actions';
 import { CocinaController } from './cocina.controller';
+import { COCINA_EXTENSION } from './comanda-extension';
 
 describe('kitchen ticket actions: one map of action → permission, for the routes and `acciones`', () => {
   it('every action has a route, asking for its permission (the same as the comanda action’s)', () => {
@@ -18,7 +18,7 @@ describe('kitchen ticket actions: one map of action → permission, for the rout
     expect(declared.map((d) => d.action).sort()).toEqual([...ENVIO_ACTIONS].sort());
     for (const { action, permission } of declared) {
       expect(permission).toBe(ENVIO_ACCIONES.permissionOf(action));
-      expect(permission).toBe(COMANDA_ACCIONES.permissionOf(action));
+      expect(permission).toBe(COCINA_EXTENSION.acciones.permissionOf(action));
     }
   });
 

@@ -21,8 +21,8 @@ export function envioAllowed(estado: EnvioEstado): EnvioAction[] {
 /**
  * A ticket's actions and the permission each needs: what its routes declare and what its
  * answers list as `acciones` (docs/cocina.md, "Acciones"). The same actions are comanda actions
- * (COMANDA_ACCIONES, the comanda's state machine) with the same permissions: a ticket's change is
- * a change of its comanda.
+ * (COCINA_EXTENSION, comanda-extension.ts: the comanda's state machine) with the same
+ * permissions: a ticket's change is a change of its comanda.
  */
 export const ENVIO_ACCIONES = new ResourceActions<EnvioEstado, EnvioAction>(
   ENVIO_ACTIONS,

@@ -15,7 +15,6 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger
 import type { Response } from 'express';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import { RequireActionPermission } from '../auth/resource-actions';
-import { COMANDA_ACCIONES } from '../comandas/comanda-actions';
 import { ComandaDetail } from '../comandas/dto/comanda-output.dto';
 import { ApiTag } from '../common/decorators';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
@@ -26,6 +25,7 @@ import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import { ENVIO_ACCIONES } from './cocina-actions';
 import { COCINA_ERRORS } from './cocina.errors';
 import { CocinaService } from './cocina.service';
+import { COCINA_EXTENSION } from './comanda-extension';
 import {
   EstacionBody,
   EstacionCategoriasBody,
@@ -190,7 +190,7 @@ export class CocinaComandasController {
 
   @Post(':id/enviar')
   @HttpCode(200)
-  @RequireActionPermission(COMANDA_ACCIONES, 'enviar')
+  @RequireActionPermission(COCINA_EXTENSION.acciones, 'enviar')
   @ApiOperation({
     summary:
       'Send to the kitchen what changed in the fired courses (course 1 fires at the first send)',
@@ -220,7 +220,7 @@ export class CocinaComandasController {
 
   @Post(':id/cursos/:n/disparar')
   @HttpCode(200)
-  @RequireActionPermission(COMANDA_ACCIONES, 'disparar')
+  @RequireActionPermission(COCINA_EXTENSION.acciones, 'disparar')
   @ApiOperation({
     summary: 'Fire a course and send what is pending in the fired courses',
     description: '409 CURSO_YA_DISPARADO when it was fired already.',
@@ -248,7 +248,7 @@ export class CocinaComandasController {
   }
 
   @Post(':id/items/:itemId/entregar')
-  @RequireActionPermission(COMANDA_ACCIONES, 'entregar')
+  @RequireActionPermission(COCINA_EXTENSION.acciones, 'entregar')
   @Versioned({
     summary: 'Serve a line that is listo: entregado',
     type: ComandaDetail,

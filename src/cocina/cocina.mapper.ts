@@ -2,7 +2,7 @@ import type { Grants } from '../auth/grants';
 import { formatInstant, formatInstantOrNull } from '../common/time';
 import { ENVIO_ACCIONES } from './cocina-actions';
 import type { EnvioRow, EstacionRow, LineaCocinaRow } from './cocina.repository';
-import type { EnvioDto, EstacionDto } from './dto/cocina-output.dto';
+import type { EnvioDto, EstacionDto, LineaCocinaDto } from './dto/cocina-output.dto';
 
 export function toEstacion(row: EstacionRow): EstacionDto {
   return { ...row, categorias: row.categorias.map(Number) };
@@ -35,7 +35,7 @@ export function toEnvio(row: EnvioRow, timeZone: string, grants: Grants): EnvioD
 }
 
 /** The kitchen fields a comanda's line gains in its detail. */
-export function toLineFields(row: LineaCocinaRow, timeZone: string) {
+export function toLineFields(row: LineaCocinaRow, timeZone: string): LineaCocinaDto {
   return {
     curso: row.curso,
     estado_cocina: row.estado_cocina,

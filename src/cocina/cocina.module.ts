@@ -9,8 +9,9 @@ import { CocinaStreamController } from './cocina-stream.controller';
 
 /**
  * The kitchen (docs/cocina.md), behind the feature `cocina`. It adds its rules to the comandas'
- * changes through the comandas module's extensions (CocinaService registers itself), so the
- * comandas module does not know it.
+ * changes as an extension of the comandas (COCINA_EXTENSION, comanda-extension.ts: its actions,
+ * the lines' kitchen fields; CocinaService runs its hooks), so the comandas module does not know
+ * it.
  */
 @Module({
   imports: [TenancyModule, IdempotencyModule, ComandasModule],

@@ -21,6 +21,7 @@ import {
   estadoCocinaInvalido,
 } from './cocina.errors';
 import { toEnvio, toEstacion, toLineFields } from './cocina.mapper';
+import { COCINA_EXTENSION } from './comanda-extension';
 import { CocinaRepository } from './cocina.repository';
 import type { EstacionBody, EstacionPatchBody, ListEnviosQuery } from './dto/cocina-input.dto';
 import type { EnvioDto, EnvioResult, EstacionDto } from './dto/cocina-output.dto';
@@ -55,10 +56,10 @@ const TARGET: Record<EnvioAction, string> = {
 /**
  * The kitchen (docs/cocina.md): sends as deltas, courses, routing to stations, cancellations,
  * tickets' bump and recall, and what the comandas' own changes do to the kitchen while the
- * feature `cocina` is on (a ComandaExtension: a line's `curso`, cancellations of what was sent,
- * a split line's sent quantity, the lines' kitchen fields in the detail). Every kitchen write is
- * a change of its comanda (ComandasService.changeBy: row lock, If-Match, state machine, version,
- * one audit entry, the live stream).
+ * feature `cocina` is on (the hooks of COCINA_EXTENSION: a line's `curso`, cancellations of what
+ * was sent, a split line's sent quantity, the lines' kitchen fields in the detail). Every kitchen
+ * write is a change of its comanda (ComandasService.changeBy: row lock, If-Match, state machine,
+ * version, one audit entry, the live stream).
  */
 @Injectable()
 export class CocinaService implements ComandaExtension, OnModuleInit {
@@ -72,7 +73,7 @@ export class CocinaService implements ComandaExtension, OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.extensions.register(this);
+    this.extensions.register(COCINA_EXTENSION, this);
   }
 
   private get timeZone(): string {
@@ -299,10 +300,6 @@ export class CocinaService implements ComandaExtension, OnModuleInit {
   }
 
   // ---- the comandas' changes while cocina is on (ComandaExtension) ----
-
-  bodyFields(): readonly string[] {
-    return [];
-  }
 
   itemFields(): readonly string[] {
     return this.on ? ['curso'] : [];

@@ -3,16 +3,29 @@ import { REQUIRED_PERMISSION, type PermissionResolver } from '../auth/auth.decor
 import { Grants } from '../auth/grants';
 import { ROLE_NAMES, type Permission } from '../auth/permissions';
 import { ROUTE_ACTIONS } from '../auth/resource-actions';
-import { COMANDA_ACCIONES, updateActionOf, type UpdateAction } from './comanda-actions';
+import { COMANDA_EXTENSIONS } from '../app.module';
+import {
+  comandaAcciones,
+  OWN_ACCIONES,
+  updateActionOf,
+  type UpdateAction,
+} from './comanda-actions';
 import {
   allowedActions,
-  COMANDA_ACTIONS,
+  COMANDA_OWN_ACTIONS,
   COMANDA_STATES,
+  comandaActions,
   type ComandaAction,
 } from './comanda-state';
 import { CobrosController } from '../cobros/cobros.controller';
 import { CocinaComandasController, CocinaController } from '../cocina/cocina.controller';
 import { ComandasController } from './comandas.controller';
+import { ComandasModule } from './comandas.module';
+
+// the actions as the application composes them: the comanda's own, then its extensions'
+ComandasModule.extendWith(COMANDA_EXTENSIONS);
+const COMANDA_ACTIONS = comandaActions();
+const COMANDA_ACCIONES = comandaAcciones();
 
 /** A PUT /comandas/:id body that does each thing the route does. */
 const PUT_BODIES: Record<UpdateAction, object> = {
@@ -24,7 +37,11 @@ const PUT_BODIES: Record<UpdateAction, object> = {
 };
 
 /** Each route that performs actions: the actions, and the permission it asks for each. */
-function routes(): { route: string; action: ComandaAction; permission: Permission }[] {
+function routes(): {
+  route: string;
+  action: ComandaAction;
+  permission: Permission | readonly Permission[];
+}[] {
   // the comanda's own routes, and those of the money (feature cobros) and kitchen (feature
   // cocina) modules
   return [ComandasController, CobrosController, CocinaComandasController, CocinaController].flatMap(
@@ -166,6 +183,32 @@ describe('comanda actions: one map of action → permission, for the routes and 
   it('gives every action the state allows with every permission (AUTH_MODE=off)', () => {
     for (const state of COMANDA_STATES)
       expect(COMANDA_ACCIONES.permitted(state, Grants.ALL)).toEqual(allowedActions(state));
+  });
+
+  it('gives the comanda’s own routes the permissions of its own actions, the same once composed', () => {
+    for (const action of COMANDA_OWN_ACTIONS)
+      expect(OWN_ACCIONES.permissionOf(action)).toBe(COMANDA_ACCIONES.permissionOf(action));
+    for (const state of COMANDA_STATES)
+      expect(OWN_ACCIONES.permitted(state, Grants.ALL)).toEqual(
+        allowedActions(state).filter((a) => (COMANDA_OWN_ACTIONS as readonly string[]).includes(a)),
+      );
+  });
+
+  it('asks a PUT that pays as it closes for the permission of paying too', () => {
+    const prototype = ComandasController.prototype as unknown as Record<string, object>;
+    const required = Reflect.getMetadata(
+      REQUIRED_PERMISSION,
+      prototype.update,
+    ) as PermissionResolver;
+    const put = (body: object) => required({ body } as Request);
+    expect(put({ action: 'cerrar', pagos: [{ id_metodo_pago: 1, monto: 5 }] })).toEqual([
+      'comandas:close',
+      'cobros:pay',
+    ]);
+    // the body's action first: the answer names the first permission missing
+    expect(put({ action: 'abrir', pagos: [] })).toEqual(['comandas:close', 'cobros:pay']);
+    expect(put({ action: 'cerrar' })).toBe('comandas:close');
+    expect(put({ observacion: 'x', pagos: null })).toEqual(['comandas:write', 'cobros:pay']);
   });
 
   it('reads what a PUT does from its body, as the service audits it', () => {

@@ -1,24 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../auth/auth.decorators';
 import type { Queryable } from '../database/sql';
+import { composedExtensions, type ComandaExtensionContract } from './comanda-contract';
 import type { ComandaAction } from './comanda-state';
 import type { LockedComanda } from './comandas.repository';
 import type { UpdateComandaBody } from './dto/comanda-input.dto';
-import type { ComandaDetail } from './dto/comanda-output.dto';
 
 /**
- * What a module that keeps rules of its own on comandas (money: src/cobros; stock: src/inventario) adds to the
- * comandas' changes, without the comandas module knowing it: each method runs inside the change's
- * transaction, on the comanda's locked row, and may refuse the change by throwing a domain error.
- * An extension decides by itself whether it applies to the request's tenant (its feature switch):
- * off, it must change nothing.
+ * What a module that keeps rules of its own on comandas adds to the comandas' changes, without
+ * the comandas module knowing it: the hooks of its extension (the static part, its actions and
+ * fields, is its ComandaExtensionContract: comanda-contract.ts). Each method runs inside the
+ * change's transaction, on the comanda's locked row, and may refuse the change by throwing a
+ * domain error. An extension decides by itself whether it applies to the request's tenant (its
+ * feature switch): off, it must change nothing.
  */
 export interface ComandaExtension {
   /**
-   * The body fields of `PUT /comandas/:id` the extension takes when it is on for the tenant
-   * (`pagos`); while it is off, a body with one of them is refused like an unknown field.
+   * The body fields of `PUT /comandas/:id` (its contract's `updateFields`) the extension takes
+   * when it is on for the tenant; while it is off, a body with one of them is refused like an
+   * unknown field.
    */
-  bodyFields(): readonly string[];
+  bodyFields?(): readonly string[];
+  /**
+   * A PUT's body, once its own fields are known to be taken and before anything else is checked
+   * or locked: refuse it by throwing (a field of the extension sent with the wrong action).
+   */
+  checkUpdate?(body: UpdateComandaBody): void;
   /**
    * The fields of an ordered line (`POST /comandas` items, `POST /comandas/:id/items`) the
    * extension takes when it is on for the tenant (`curso`); while it is off, a line with one of
@@ -80,27 +87,47 @@ export interface ComandaExtension {
     action: ComandaAction,
     actor: Actor,
   ): Promise<void>;
-  /** The fields the comanda's detail gains (read on `db`, a transaction, when given). */
-  detail?(id: number, db?: Queryable): Promise<Partial<ComandaDetail> | undefined>;
+  /**
+   * The fields the comanda's detail gains (its contract's `detailFields`, read on `db`, a
+   * transaction, when given); a field of the detail it answers (`total`) replaces the comanda's.
+   */
+  detail?(id: number, db?: Queryable): Promise<object | undefined>;
   /** The fields each line of the comanda's detail gains, by id_item. */
-  lineFields?(
-    id: number,
-    db?: Queryable,
-  ): Promise<Map<number, Record<string, unknown>> | undefined>;
+  lineFields?(id: number, db?: Queryable): Promise<Map<number, object> | undefined>;
 }
 
-/** The extensions registered by other modules (in their onModuleInit), run in that order. */
+/**
+ * The extensions' hooks, registered by their modules (in their onModuleInit) and run in the
+ * order of the application's composition (ComandasModule.extendWith in src/app.module.ts), not
+ * in the order the modules start.
+ */
 @Injectable()
 export class ComandaExtensions {
-  private readonly extensions: ComandaExtension[] = [];
+  private readonly registered: { order: number; extension: ComandaExtension }[] = [];
+  private extensions: readonly ComandaExtension[] = [];
 
-  register(extension: ComandaExtension): void {
-    this.extensions.push(extension);
+  /** The hooks of the extension `contract` declares: it must be one the application composes. */
+  register(contract: ComandaExtensionContract, extension: ComandaExtension): void {
+    const order = composedExtensions().indexOf(contract);
+    if (order < 0)
+      throw new Error(
+        `The comanda extension ${contract.name} is not composed: list it in ComandasModule.extendWith`,
+      );
+    if (this.registered.some((r) => r.order === order))
+      throw new Error(`The comanda extension ${contract.name} registered its hooks twice`);
+    this.registered.push({ order, extension });
+    this.registered.sort((a, b) => a.order - b.order);
+    this.extensions = this.registered.map((r) => r.extension);
   }
 
   /** The PUT body fields the extensions on for this tenant take. */
   bodyFields(): Set<string> {
-    return new Set(this.extensions.flatMap((e) => e.bodyFields()));
+    return new Set(this.extensions.flatMap((e) => e.bodyFields?.() ?? []));
+  }
+
+  /** The extensions' checks of a PUT's body, in order. */
+  checkUpdate(body: UpdateComandaBody): void {
+    for (const e of this.extensions) e.checkUpdate?.(body);
   }
 
   /** The ordered-line fields the extensions on for this tenant take. */
@@ -135,8 +162,8 @@ export class ComandaExtensions {
     for (const e of this.extensions) await e.itemsWasted?.(tx, items, motivo, actor);
   }
 
-  async lineFields(id: number, db?: Queryable): Promise<Map<number, Record<string, unknown>>> {
-    const fields = new Map<number, Record<string, unknown>>();
+  async lineFields(id: number, db?: Queryable): Promise<Map<number, object>> {
+    const fields = new Map<number, object>();
     for (const e of this.extensions)
       for (const [item, more] of (await e.lineFields?.(id, db)) ?? [])
         fields.set(item, { ...fields.get(item), ...more });
@@ -175,8 +202,8 @@ export class ComandaExtensions {
     for (const e of this.extensions) await e.beforeCommit?.(tx, after, action, actor);
   }
 
-  async detail(id: number, db?: Queryable): Promise<Partial<ComandaDetail>> {
-    let fields: Partial<ComandaDetail> = {};
+  async detail(id: number, db?: Queryable): Promise<object> {
+    let fields: object = {};
     for (const e of this.extensions) fields = { ...fields, ...(await e.detail?.(id, db)) };
     return fields;
   }

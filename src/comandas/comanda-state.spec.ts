@@ -1,7 +1,9 @@
+import { COMANDA_EXTENSIONS } from '../app.module';
 import {
   allowedActions,
-  COMANDA_ACTIONS,
+  COMANDA_OWN_ACTIONS,
   COMANDA_STATES,
+  comandaActions,
   InvalidTransitionError,
   stateOf,
   transition,
@@ -9,6 +11,11 @@ import {
   type ComandaState,
   type Transition,
 } from './comanda-state';
+import { ComandasModule } from './comandas.module';
+
+// the machine as the application composes it: the comanda's own moves, then its extensions'
+ComandasModule.extendWith(COMANDA_EXTENSIONS);
+const COMANDA_ACTIONS = comandaActions();
 
 /** The state table of docs/comandas.md, row by row. */
 const ALLOWED: [ComandaState, ComandaAction, Transition][] = [
@@ -82,6 +89,22 @@ describe('comanda state machine', () => {
     expect(stateOf({ estado: 'cerrada', eliminada: false })).toBe('cerrada');
     expect(stateOf({ estado: 'cerrada', eliminada: true })).toBe('eliminada');
     expect(stateOf({ estado: 'abierta', eliminada: true })).toBe('eliminada');
+  });
+
+  it('lists the comanda’s own actions first, then the extensions’ in the composition’s order', () => {
+    expect(COMANDA_ACTIONS.slice(0, COMANDA_OWN_ACTIONS.length)).toEqual(COMANDA_OWN_ACTIONS);
+    expect(COMANDA_ACTIONS.slice(COMANDA_OWN_ACTIONS.length)).toEqual([
+      'pagar',
+      'anular_pago',
+      'descontar',
+      'reembolsar',
+      'enviar',
+      'disparar',
+      'entregar',
+      'preparar',
+      'listo',
+      'recuperar',
+    ]);
   });
 
   it('lists what each state allows', () => {

@@ -1,6 +1,6 @@
 import type { Grants } from '../auth/grants';
 import { formatInstant, formatInstantOrNull } from '../common/time';
-import { COMANDA_ACCIONES } from './comanda-actions';
+import { comandaAcciones } from './comanda-actions';
 import { stateOf } from './comanda-state';
 import type { ComandaRow, EventoRow, ItemRow, StreamEventRow } from './comandas.repository';
 import type {
@@ -23,7 +23,7 @@ export type StreamEventFields = Omit<ComandaStreamEvent, 'comanda'> & { comanda:
 export function toSummary(row: ComandaRow, timeZone: string, grants: Grants): ComandaSummary {
   return {
     ...summaryFields(row, timeZone),
-    acciones: COMANDA_ACCIONES.permitted(stateOf(row), grants),
+    acciones: comandaAcciones().permitted(stateOf(row), grants),
   };
 }
 
@@ -110,6 +110,6 @@ export function withAcciones(event: StreamEventFields, grants: Grants): ComandaS
   const { comanda } = event;
   return {
     ...event,
-    comanda: { ...comanda, acciones: COMANDA_ACCIONES.permitted(stateOf(comanda), grants) },
+    comanda: { ...comanda, acciones: comandaAcciones().permitted(stateOf(comanda), grants) },
   };
 }

@@ -9,8 +9,12 @@ import { IfMatch, Versioned } from '../common/http/versioned';
 import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { COMANDA_ACCIONES, UPDATE_ACTIONS, updateActionOfRequest } from './comanda-actions';
-import { COBROS_ERRORS } from '../cobros/cobros.errors';
+import {
+  OWN_ACCIONES,
+  UPDATE_ACTIONS,
+  updateActionOfRequest,
+  updateFieldPermissionsOfRequest,
+} from './comanda-actions';
 import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
@@ -43,9 +47,11 @@ const LINE_ERRORS = [
 
 /**
  * The permission of each route that changes a comanda is the one its action needs
- * (COMANDA_ACCIONES, comanda-actions.ts: also what the answers' `acciones` are computed from);
+ * (OWN_ACCIONES, comanda-actions.ts: also what the answers' `acciones` are computed from);
  * PUT /comandas/:id reads its action from the body (abrir, cerrar, restaurar, a transfer or an
- * edit).
+ * edit), and asks too for the permissions of what the extensions' fields it sends do. The
+ * modules that extend the comandas add to these routes' documented errors those of their rules
+ * (ComandaExtensionContract.errors).
  */
 @ApiTag(
   'comandas',
@@ -132,7 +138,13 @@ export class ComandasController {
   }
 
   @Put(':id')
-  @RequireActionPermissionOf(COMANDA_ACCIONES, updateActionOfRequest, UPDATE_ACTIONS)
+  @RequireActionPermissionOf(
+    OWN_ACCIONES,
+    updateActionOfRequest,
+    UPDATE_ACTIONS,
+    // a field of an extension may perform one of its actions too: pay and close needs both
+    updateFieldPermissionsOfRequest,
+  )
   @Versioned({
     summary: 'Transition (abrir, cerrar, restaurar) or partial change of an open comanda',
     description:
@@ -150,15 +162,6 @@ export class ComandasController {
       ERRORS.UNKNOWN_REFERENCE,
       ERRORS.INVALID_TRANSITION,
       ERRORS.COMANDA_EMPTY,
-      // with the feature cobros: closing needs the bill paid (pagos pays it in the same step),
-      // reopening needs the payments' session open
-      COBROS_ERRORS.PAGOS_WITHOUT_CERRAR,
-      COBROS_ERRORS.SALDO_PENDIENTE,
-      COBROS_ERRORS.SIN_SESION_ABIERTA,
-      COBROS_ERRORS.PAGO_EXCEDE_SALDO,
-      COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
-      COBROS_ERRORS.SESION_CERRADA,
-      COBROS_ERRORS.COMANDA_REEMBOLSADA,
     ],
   })
   @ApiBody({
@@ -183,7 +186,7 @@ export class ComandasController {
   }
 
   @Delete(':id')
-  @RequireActionPermission(COMANDA_ACCIONES, 'eliminar')
+  @RequireActionPermission(OWN_ACCIONES, 'eliminar')
   @Versioned({
     summary: 'Logical delete: the row is kept with eliminada = true',
     description:
@@ -202,7 +205,6 @@ export class ComandasController {
           detail: { estado: 'eliminada', action: 'eliminar' },
         },
       },
-      COBROS_ERRORS.COMANDA_CON_PAGOS,
     ],
   })
   @ApiQuery({
@@ -232,7 +234,7 @@ export class ComandasController {
   }
 
   @Post(':id/items')
-  @RequireActionPermission(COMANDA_ACCIONES, 'agregar_item')
+  @RequireActionPermission(OWN_ACCIONES, 'agregar_item')
   @Versioned({
     summary: 'Add a line to an open comanda, at the product price of now',
     type: ComandaDetail,
@@ -258,7 +260,7 @@ export class ComandasController {
   }
 
   @Patch(':id/items/:itemId')
-  @RequireActionPermission(COMANDA_ACCIONES, 'modificar_item')
+  @RequireActionPermission(OWN_ACCIONES, 'modificar_item')
   @Versioned({
     summary: 'Change the quantity or note of a line of an open comanda',
     type: ComandaDetail,
@@ -277,7 +279,7 @@ export class ComandasController {
   }
 
   @Delete(':id/items/:itemId')
-  @RequireActionPermission(COMANDA_ACCIONES, 'quitar_item')
+  @RequireActionPermission(OWN_ACCIONES, 'quitar_item')
   @Versioned({
     summary: 'Void a line of an open comanda',
     description:
@@ -313,7 +315,7 @@ export class ComandasController {
   }
 
   @Post(':id/split')
-  @RequireActionPermission(COMANDA_ACCIONES, 'dividir')
+  @RequireActionPermission(OWN_ACCIONES, 'dividir')
   @Versioned({
     summary: 'Split: move quantities of lines to a new open comanda',
     description:
@@ -335,7 +337,6 @@ export class ComandasController {
       ERRORS.INVALID_SPLIT,
       ERRORS.UNKNOWN_REFERENCE,
       { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
-      COBROS_ERRORS.COMANDA_CON_PAGOS,
     ],
   })
   @Idempotent()
@@ -353,7 +354,7 @@ export class ComandasController {
   }
 
   @Post(':id/merge')
-  @RequireActionPermission(COMANDA_ACCIONES, 'unir')
+  @RequireActionPermission(OWN_ACCIONES, 'unir')
   @Versioned({
     summary: 'Merge: move every line of other open comandas into this one',
     description:
@@ -368,7 +369,6 @@ export class ComandasController {
       ERRORS.INVALID_MERGE,
       ERRORS.MERGE_NOT_ABIERTA,
       { ...ERRORS.INVALID_TRANSITION, summary: 'This comanda is not abierta' },
-      COBROS_ERRORS.COMANDA_CON_PAGOS,
     ],
   })
   @Idempotent()

@@ -62,9 +62,3 @@ export const mergeNotAbierta = (id: number, estado: string) =>
     action: 'unir',
     id_comanda: id,
   });
-
-export const pagosWithoutCerrar = () =>
-  new BadRequestError(
-    'pagos goes with {"action": "cerrar"} only: it pays and closes in one step',
-    'PAGOS_WITHOUT_CERRAR',
-  );

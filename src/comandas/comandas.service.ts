@@ -5,6 +5,7 @@ import { CallerPermissions } from '../auth/caller-permissions';
 import { StaleVersionError } from '../common/http/etag';
 import { validationFailed } from '../common/validation';
 import { TenantContext } from '../tenancy/tenant-context';
+import { extensionUpdateFields } from './comanda-contract';
 import { ComandaExtensions } from './comanda-extensions';
 import { updateActionOf } from './comanda-actions';
 import { stateOf, transition, type ComandaAction } from './comanda-state';
@@ -18,7 +19,6 @@ import {
   invalidSplit,
   itemNotFound,
   mergeNotAbierta,
-  pagosWithoutCerrar,
   type MergeProblem,
   type SplitProblem,
   productsInactive,
@@ -142,12 +142,7 @@ export class ComandasService {
   ) {
     const fields = pickFields(body);
     const changed = Object.keys(fields);
-    if (body.pagos !== undefined) {
-      // a field of the money module: unknown while it is off, and only with cerrar
-      if (!this.extensions.bodyFields().has('pagos'))
-        throw validationFailed(['property pagos should not exist']);
-      if (body.action !== 'cerrar') throw pagosWithoutCerrar();
-    }
+    this.checkExtensionFields(body);
     if (body.action && changed.length > 0) throw actionWithFields(changed);
     if (!body.action && changed.length === 0) throw emptyChange();
     if (body.action)
@@ -502,6 +497,21 @@ export class ComandasService {
       throw new StaleVersionError(locked.version, expectedVersion);
     }
     transition(stateOf(locked), action);
+  }
+
+  /**
+   * A PUT's fields of an extension are unknown fields while it is off for the tenant; taken, the
+   * extensions check the body (a field of theirs with the wrong action).
+   */
+  private checkExtensionFields(body: UpdateComandaBody): void {
+    const taken = this.extensions.bodyFields();
+    const sent = body as unknown as Record<string, unknown>;
+    const refused = extensionUpdateFields().filter(
+      (field) => sent[field] !== undefined && !taken.has(field),
+    );
+    if (refused.length > 0)
+      throw validationFailed(refused.map((field) => `property ${field} should not exist`));
+    this.extensions.checkUpdate(body);
   }
 
   /** Line fields of an extension (`curso`) are unknown fields while it is off for the tenant. */

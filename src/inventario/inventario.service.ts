@@ -36,6 +36,7 @@ import {
   toSaldo,
 } from './inventario.mapper';
 import { InventarioRepository } from './inventario.repository';
+import { INVENTARIO_EXTENSION } from './comanda-extension';
 
 /** The comanda moves that consume (the comanda is then closed and not deleted) or give back. */
 const CONSUMES: ReadonlySet<ComandaAction> = new Set(['cerrar', 'restaurar']);
@@ -46,7 +47,7 @@ const GIVES_BACK: ReadonlySet<ComandaAction> = new Set(['abrir', 'eliminar']);
  * effects other modules' changes have on the stock while the feature `inventario` is on for
  * the tenant, in those changes' transactions: a purchase's raw-material lines come in (RPC
  * save_compra / delete_compra), a closed comanda uses its recipes and a reopened or deleted one
- * gives them back (a ComandaExtension).
+ * gives them back (the hooks of INVENTARIO_EXTENSION).
  */
 @Injectable()
 export class InventarioService implements ComandaExtension, OnModuleInit {
@@ -60,7 +61,7 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.extensions.register(this);
+    this.extensions.register(INVENTARIO_EXTENSION, this);
     // the movements name who saved or deleted the purchase
     this.storeFunctions.register('save_compra', async ({ result, actor }, tx) => {
       const id = (result as { id_compra?: unknown } | null)?.id_compra;
@@ -84,10 +85,6 @@ export class InventarioService implements ComandaExtension, OnModuleInit {
   }
 
   // ---- the comandas' moves (ComandaExtension) ----
-
-  bodyFields(): readonly string[] {
-    return [];
-  }
 
   /**
    * The consumption of a close (or restore) and the reversal of a reopen (or deletion) lock the

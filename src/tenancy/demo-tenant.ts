@@ -1,6 +1,5 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { CONTROL_ENTITIES } from '../control-entities';
 import type { AppConfig } from '../common/config/app-config';
 import { Tenant } from './entities/tenant.entity';
 import { TenantAdmin, tenantAdminSettings } from './tenant-admin';
@@ -26,7 +25,8 @@ export async function ensureDemoTenant(
   const control = new DataSource({
     type: 'postgres',
     url: target.controlUrl,
-    entities: CONTROL_ENTITIES,
+    // the tenant administration reads and writes the catalog only
+    entities: [Tenant],
     poolSize: 1,
     connectTimeoutMS: config.DB_CONNECT_TIMEOUT_MS,
   });

@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../common/config/app-config';
-import { CONTROL_ENTITIES } from '../control-entities';
 import type { DatabaseTarget } from '../database/database-target';
+import { Tenant } from './entities/tenant.entity';
 import { TenantAdmin, tenantAdminSettings, migrationFailure } from './tenant-admin';
 
 /** The lock instances take turns on (one control database, every instance of the service). */
@@ -42,7 +42,8 @@ export async function migrateTenantsAtStart(
   const control = new DataSource({
     type: 'postgres',
     url: target.controlUrl,
-    entities: CONTROL_ENTITIES,
+    // the tenant administration reads and writes the catalog only
+    entities: [Tenant],
     poolSize: 1,
     connectTimeoutMS: config.DB_CONNECT_TIMEOUT_MS,
     applicationName: 'comandas:tenant-migrations',

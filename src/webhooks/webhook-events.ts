@@ -1,4 +1,4 @@
-import { COMANDA_ACTIONS } from '../comandas/comanda-state';
+import { COMANDA_OWN_ACTIONS } from '../comandas/comanda-state';
 
 /**
  * The event types an endpoint subscribes to (docs/webhooks.md, "Events"): one per action of the
@@ -8,11 +8,10 @@ import { COMANDA_ACTIONS } from '../comandas/comanda-state';
  */
 const PAGO = ['pagar', 'anular_pago', 'reembolsar', 'descontar'] as const;
 const COCINA = ['enviar', 'disparar', 'preparar', 'listo', 'recuperar', 'entregar'] as const;
-const OF_OTHER_MODULES: readonly string[] = [...PAGO, ...COCINA];
 
 export const EVENT_TYPES_BY_MODULE = {
   // the comanda's own actions: its state machine's, and its creation
-  comanda: ['crear', ...COMANDA_ACTIONS.filter((action) => !OF_OTHER_MODULES.includes(action))],
+  comanda: ['crear', ...COMANDA_OWN_ACTIONS],
   pago: PAGO,
   cocina: COCINA,
   sesion_caja: ['abrir', 'ingreso', 'retiro', 'cerrar'],

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  IsArray,
   IsDefined,
   IsIn,
   IsInt,
@@ -97,6 +98,26 @@ export class PagoInput {
   @Min(1)
   @Max(MAX_INT4)
   id_caja?: number;
+}
+
+/**
+ * What `PUT /comandas/:id` takes while cobros is on (the field its contract adds to the
+ * comanda's body: comanda-extension.ts): pay and close in one step.
+ */
+export class CierreConPagosBody {
+  @ApiPropertyOptional({
+    type: [PagoInput],
+    maxItems: 20,
+    description:
+      'With {"action":"cerrar"} and the feature cobros: payments applied before closing, in the ' +
+      'same transaction (all or nothing). Refused while cobros is off.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => PagoInput)
+  pagos?: PagoInput[];
 }
 
 /** DELETE /comandas/:id/pagos/:id_pago: why the payment is voided (required). */

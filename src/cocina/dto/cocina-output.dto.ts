@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ENVIO_ACTIONS,
   ENVIO_ESTADOS,
@@ -73,4 +73,53 @@ export class EnvioResult {
   envios!: EnvioDto[];
   @ApiProperty({ example: 4, description: 'The comanda’s version now (unchanged when none)' })
   version!: number;
+}
+
+/**
+ * The kitchen fields each line of a comanda's detail gains while cocina is on for the tenant
+ * (the fields its contract adds to the detail's lines: comanda-extension.ts).
+ */
+export class LineaCocinaDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 9,
+    example: 1,
+    description: 'Feature cocina: the course',
+  })
+  curso!: number;
+  @ApiPropertyOptional({
+    enum: ESTADOS_COCINA,
+    example: 'enviado',
+    description: 'Feature cocina: where the line stands in the kitchen',
+  })
+  estado_cocina!: EstadoCocina;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2026-11-22T13:07:00-05:00',
+    description: 'Feature cocina: last sent',
+  })
+  fec_enviado!: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Feature cocina: started',
+  })
+  fec_preparacion!: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Feature cocina: ready',
+  })
+  fec_listo!: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Feature cocina: served',
+  })
+  fec_entregado!: string | null;
 }

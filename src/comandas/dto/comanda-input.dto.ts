@@ -15,7 +15,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsDecimalNumber } from '../../common/validation';
-import { PagoInput } from '../../cobros/dto/pago-input.dto';
 
 export const MAX_CANTIDAD = 10_000;
 const NOTE_MAX = 500;
@@ -170,7 +169,10 @@ export class CreateComandaBody extends ComandaFields {
 export const COMANDA_UPDATE_ACTIONS = ['abrir', 'cerrar', 'restaurar'] as const;
 export type ComandaUpdateAction = (typeof COMANDA_UPDATE_ACTIONS)[number];
 
-/** Either `{action}` alone, or a partial change of the editable fields. */
+/**
+ * Either `{action}` alone, or a partial change of the editable fields. The modules that extend
+ * the comandas add fields of their own (ComandaExtensionContract.updateFields).
+ */
 export class UpdateComandaBody extends ComandaFields {
   @ApiPropertyOptional({
     enum: COMANDA_UPDATE_ACTIONS,
@@ -189,20 +191,6 @@ export class UpdateComandaBody extends ComandaFields {
   @IsString()
   @MaxLength(NOTE_MAX)
   motivo?: string;
-
-  @ApiPropertyOptional({
-    type: [PagoInput],
-    maxItems: 20,
-    description:
-      'With {"action":"cerrar"} and the feature cobros: payments applied before closing, in the ' +
-      'same transaction (all or nothing). Refused while cobros is off.',
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => PagoInput)
-  pagos?: PagoInput[];
 }
 
 export class DeleteComandaBody {

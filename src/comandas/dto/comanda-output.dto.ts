@@ -1,7 +1,11 @@
-import { COMANDA_ACTIONS, type ComandaAction } from '../comanda-state';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ESTADOS_PAGO, IgvDto, PagoDto, type EstadoPago } from '../../cobros/dto/cobros-output.dto';
-import { DESCUENTO_TIPOS, type DescuentoTipo } from '../../cobros/dto/pago-input.dto';
+import { COMANDA_OWN_ACTIONS, type ComandaAction } from '../comanda-state';
+import { ApiProperty } from '@nestjs/swagger';
+
+/*
+ * The answers' shapes. The modules that extend the comandas add fields of their own to the
+ * detail and its lines, and their actions to the enums of `acciones` and `accion`, when the
+ * application is composed (ComandasModule.extendWith): the document shows them all.
+ */
 
 export class ComandaSummary {
   @ApiProperty({ example: 301 }) id_comanda!: number;
@@ -32,7 +36,7 @@ export class ComandaSummary {
   @ApiProperty({ example: 2, description: 'Optimistic-concurrency version (the ETag)' })
   version!: number;
   @ApiProperty({
-    enum: COMANDA_ACTIONS,
+    enum: COMANDA_OWN_ACTIONS,
     isArray: true,
     example: ['cerrar', 'dividir', 'unir', 'transferir'],
     description:
@@ -59,137 +63,17 @@ export class ComandaItem {
   id_usuario!: number | null;
   @ApiProperty({ example: 'Rosa Quispe', nullable: true, type: String }) usuario!: string | null;
   @ApiProperty({ example: '2026-11-22T13:06:00-05:00' }) fec_registro!: string;
-
-  // the kitchen (feature cocina; absent while it is off)
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: 9,
-    example: 1,
-    description: 'Feature cocina: the course',
-  })
-  curso?: number;
-  @ApiPropertyOptional({
-    enum: ['pendiente', 'enviado', 'en_preparacion', 'listo', 'entregado'],
-    example: 'enviado',
-    description: 'Feature cocina: where the line stands in the kitchen',
-  })
-  estado_cocina?: string;
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    example: '2026-11-22T13:07:00-05:00',
-    description: 'Feature cocina: last sent',
-  })
-  fec_enviado?: string | null;
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Feature cocina: started',
-  })
-  fec_preparacion?: string | null;
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Feature cocina: ready',
-  })
-  fec_listo?: string | null;
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Feature cocina: served',
-  })
-  fec_entregado?: string | null;
 }
 
 export class ComandaDetail extends ComandaSummary {
   @ApiProperty({ example: null, nullable: true, type: String }) observacion!: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) fec_eliminacion!: string | null;
   @ApiProperty({ type: [ComandaItem] }) lineas!: ComandaItem[];
-
-  // The bill, with the feature cobros on for the tenant (src/cobros, docs/cobros.md); then
-  // `total` is the bill's: subtotal − descuento + recargo_consumo.
-
-  @ApiProperty({ required: false, example: 64.5, description: 'Sum of the lines (cobros)' })
-  subtotal?: number;
-  @ApiProperty({ required: false, example: 0, description: 'Discount amount (cobros)' })
-  descuento?: number;
-  @ApiProperty({
-    required: false,
-    enum: [...DESCUENTO_TIPOS, null],
-    nullable: true,
-    description: 'The discount as set: porcentaje or monto, null without one (cobros)',
-  })
-  descuento_tipo?: DescuentoTipo | null;
-  @ApiProperty({
-    required: false,
-    type: Number,
-    nullable: true,
-    example: 10,
-    description: 'Its valor: a percentage or soles (cobros)',
-  })
-  descuento_valor?: number | null;
-  @ApiProperty({
-    required: false,
-    type: String,
-    nullable: true,
-    example: 'cliente frecuente',
-    description: 'Why it was given (cobros)',
-  })
-  descuento_motivo?: string | null;
-  @ApiProperty({
-    required: false,
-    example: 0,
-    description:
-      'Service charge: round((subtotal − descuento) × rate, 2), outside the IGV (cobros)',
-  })
-  recargo_consumo?: number;
-  @ApiProperty({ required: false, type: IgvDto, description: 'IGV included in the total (cobros)' })
-  igv?: IgvDto;
-  @ApiProperty({
-    required: false,
-    example: -0.05,
-    description: 'Cash rounding in the customer’s favour, `−0.10 < redondeo ≤ 0` (cobros)',
-  })
-  redondeo?: number;
-  @ApiProperty({
-    required: false,
-    example: 5,
-    description: 'Tips of the applied payments (cobros)',
-  })
-  propinas?: number;
-  @ApiProperty({ required: false, example: 64.5, description: 'Σ applied payments (cobros)' })
-  pagado?: number;
-  @ApiProperty({ required: false, example: 0, description: 'Σ refunds (cobros)' })
-  reembolsado?: number;
-  @ApiProperty({
-    required: false,
-    example: 0,
-    description: 'Still to pay: total + redondeo − pagado (cobros)',
-  })
-  saldo?: number;
-  @ApiProperty({
-    required: false,
-    example: 0,
-    description: 'What settles the balance in cash now: saldo rounded down to S/ 0.10 (cobros)',
-  })
-  saldo_efectivo?: number;
-  @ApiProperty({ required: false, enum: ESTADOS_PAGO, description: '(cobros)' })
-  estado_pago?: EstadoPago;
-  @ApiProperty({
-    required: false,
-    type: [PagoDto],
-    description: 'The payments, applied and voided, oldest first (cobros)',
-  })
-  pagos?: PagoDto[];
 }
 
 export class ComandaEvento {
   @ApiProperty({ example: 591 }) id_evento!: number;
-  @ApiProperty({ enum: ['crear', ...COMANDA_ACTIONS] })
+  @ApiProperty({ enum: ['crear', ...COMANDA_OWN_ACTIONS] })
   accion!: string;
   @ApiProperty({ example: null, nullable: true, type: Number, description: 'Actor, when known' })
   id_usuario!: number | null;
@@ -216,7 +100,7 @@ export class ComandaStreamEvent {
   @ApiProperty({ example: 5012, description: 'The audit entry (also the event id)' })
   id_evento!: number;
   @ApiProperty({ example: 301 }) id_comanda!: number;
-  @ApiProperty({ enum: ['crear', ...COMANDA_ACTIONS] }) accion!: string;
+  @ApiProperty({ enum: ['crear', ...COMANDA_OWN_ACTIONS] }) accion!: string;
   @ApiProperty({ example: 4, nullable: true, type: Number, description: 'Actor, when known' })
   id_usuario!: number | null;
   @ApiProperty({ example: 'Rosa Quispe', nullable: true, type: String }) usuario!: string | null;

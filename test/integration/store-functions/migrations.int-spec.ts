@@ -15,6 +15,7 @@ import { WebhooksSinNotify1765500000200 } from '../../../src/database/migrations
 import { InventarioUsuarioCompra1765500000300 } from '../../../src/database/migrations/tenant/1765500000300-inventario-usuario-compra';
 import { FuncionesApagadas1765600000000 } from '../../../src/database/migrations/tenant/1765600000000-funciones-apagadas';
 import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/tenant/1765500000400-fin-de-sesiones';
+import { AccionesComanda1765500000500 } from '../../../src/database/migrations/tenant/1765500000500-acciones-comanda';
 import { SqlSource1796150766861 } from '../../../src/database/migrations/tenant/1796150766861-sql-source';
 import { ReglasDelDinero1796152894424 } from '../../../src/database/migrations/tenant/1796152894424-reglas-del-dinero';
 import { TestDatabases } from '../../support/test-databases';
@@ -90,6 +91,9 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           new InventarioUsuarioCompra1765500000300(),
           // a deactivation ends the user's sessions (usuarios_fin_de_sesiones), with its column
           new FinDeSesiones1765500000400(),
+          // the audit trail's actions as rows (acciones_comanda): its down gives back the CHECK
+          // the downs of cobros and cocina rewrite
+          new AccionesComanda1765500000500(),
           // the triggers of a feature skip while it is off (reportes_seguimiento), with its column
           new FuncionesApagadas1765600000000(),
           // every function, trigger and view as its file of src/<module>/sql/ has it (docs/sql.md)

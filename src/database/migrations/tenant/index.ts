@@ -21,6 +21,7 @@ import { IntentosAcceso1765500000000 } from './1765500000000-intentos-acceso';
 import { WebhooksSinNotify1765500000200 } from './1765500000200-webhooks-sin-notify';
 import { InventarioUsuarioCompra1765500000300 } from './1765500000300-inventario-usuario-compra';
 import { FinDeSesiones1765500000400 } from './1765500000400-fin-de-sesiones';
+import { AccionesComanda1765500000500 } from './1765500000500-acciones-comanda';
 import { FuncionesApagadas1765600000000 } from './1765600000000-funciones-apagadas';
 import { SqlSource1796150766861 } from './1796150766861-sql-source';
 import { ReglasDelDinero1796152894424 } from './1796152894424-reglas-del-dinero';
@@ -50,6 +51,7 @@ export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhooksSinNotify1765500000200,
   InventarioUsuarioCompra1765500000300,
   FinDeSesiones1765500000400,
+  AccionesComanda1765500000500,
   FuncionesApagadas1765600000000,
   SqlSource1796150766861,
   ReglasDelDinero1796152894424,
