@@ -6,11 +6,10 @@ import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decora
 import { RequireActionPermission, RequireActionPermissionOf } from '../auth/resource-actions';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import { IfMatch, Versioned } from '../common/http/versioned';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { COMANDA_ACCIONES, UPDATE_ACTIONS, updateActionOfRequest } from './comanda-actions';
-import { COBROS_ERRORS } from '../cobros/cobros.errors';
 import { ComandasService } from './comandas.service';
 import {
   CreateComandaBody,
@@ -28,17 +27,45 @@ import {
   SplitResult,
 } from './dto/comanda-output.dto';
 import { ListComandasQuery } from './dto/list-comandas.query';
+import {
+  actionWithFields,
+  comandaEmpty,
+  comandaNotFound,
+  emptyChange,
+  invalidMerge,
+  invalidSplit,
+  invalidTransition,
+  itemNotFound,
+  mergeNotAbierta,
+  pagosWithoutCerrar,
+  productsInactive,
+  productsNotFound,
+} from './comandas.errors';
+import {
+  foreignKeyViolation,
+  statementTimeout,
+  validationError,
+} from '../common/errors/common.errors';
+import {
+  comandaConPagos,
+  comandaReembolsada,
+  metodoNotFound,
+  pagoExcedeSaldo,
+  saldoPendiente,
+  sesionCerrada,
+  sinSesionAbierta,
+} from '../cobros/cobros.errors';
 
 /**
  * The errors of the routes that change a comanda (the statuses every tenant route shares, the
  * body's, the id's and If-Match's, are added to the document in one place: openapi-contract.ts). A
  * statement cancelled by DB_STATEMENT_TIMEOUT_MS is 503 on these routes.
  */
-const CHANGE_ERRORS = [ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT];
+const CHANGE_ERRORS = [comandaNotFound, statementTimeout];
 const LINE_ERRORS = [
   ...CHANGE_ERRORS,
-  ERRORS.ITEM_NOT_FOUND,
-  { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+  itemNotFound,
+  { ...invalidTransition.example, summary: 'The comanda is not abierta' },
 ];
 
 /**
@@ -73,14 +100,8 @@ export class ComandasController {
     },
   })
   @ApiErrors(
-    {
-      ...ERRORS.VALIDATION_FAILED,
-      body: {
-        ...ERRORS.VALIDATION_FAILED.body,
-        detail: ['estado must be one of the following values: abierta, cerrada'],
-      },
-    },
-    ERRORS.STATEMENT_TIMEOUT,
+    validationError.exampleOf(['estado must be one of the following values: abierta, cerrada']),
+    statementTimeout,
   )
   async list(@Query() query: ListComandasQuery, @Res({ passthrough: true }) res: Response) {
     const { items, total } = await this.comandas.list(query);
@@ -102,11 +123,11 @@ export class ComandasController {
       },
     },
     errors: [
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.PRODUCT_NOT_FOUND,
-      ERRORS.PRODUCT_INACTIVE,
-      ERRORS.UNKNOWN_REFERENCE,
-      ERRORS.STATEMENT_TIMEOUT,
+      validationError,
+      productsNotFound,
+      productsInactive,
+      foreignKeyViolation,
+      statementTimeout,
     ],
   })
   @Idempotent()
@@ -125,7 +146,7 @@ export class ComandasController {
     summary: 'A comanda with its lines (also when eliminada)',
     type: ComandaDetail,
     returns: 'The comanda',
-    errors: [ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT],
+    errors: [comandaNotFound, statementTimeout],
   })
   get(@Param('id', ParseIdPipe) id: number) {
     return this.comandas.get(id);
@@ -144,21 +165,21 @@ export class ComandasController {
     returns: 'The comanda as changed',
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.ACTION_WITH_FIELDS,
-      ERRORS.EMPTY_CHANGE,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.UNKNOWN_REFERENCE,
-      ERRORS.INVALID_TRANSITION,
-      ERRORS.COMANDA_EMPTY,
+      actionWithFields,
+      emptyChange,
+      validationError,
+      foreignKeyViolation,
+      invalidTransition,
+      comandaEmpty,
       // with the feature cobros: closing needs the bill paid (pagos pays it in the same step),
       // reopening needs the payments' session open
-      COBROS_ERRORS.PAGOS_WITHOUT_CERRAR,
-      COBROS_ERRORS.SALDO_PENDIENTE,
-      COBROS_ERRORS.SIN_SESION_ABIERTA,
-      COBROS_ERRORS.PAGO_EXCEDE_SALDO,
-      COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
-      COBROS_ERRORS.SESION_CERRADA,
-      COBROS_ERRORS.COMANDA_REEMBOLSADA,
+      pagosWithoutCerrar,
+      saldoPendiente,
+      sinSesionAbierta,
+      pagoExcedeSaldo,
+      metodoNotFound,
+      sesionCerrada,
+      comandaReembolsada,
     ],
   })
   @ApiBody({
@@ -192,17 +213,9 @@ export class ComandasController {
     returns: 'The comanda, eliminada',
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.VALIDATION_FAILED,
-      {
-        ...ERRORS.INVALID_TRANSITION,
-        summary: 'Already eliminada',
-        body: {
-          ...ERRORS.INVALID_TRANSITION.body,
-          error: 'Cannot eliminar a comanda that is eliminada',
-          detail: { estado: 'eliminada', action: 'eliminar' },
-        },
-      },
-      COBROS_ERRORS.COMANDA_CON_PAGOS,
+      validationError,
+      { ...invalidTransition.exampleOf('eliminada', 'eliminar'), summary: 'Already eliminada' },
+      comandaConPagos,
     ],
   })
   @ApiQuery({
@@ -226,7 +239,7 @@ export class ComandasController {
   @Get(':id/eventos')
   @ApiOperation({ summary: 'Audit trail of the comanda, oldest first' })
   @ApiOkResponse({ type: [ComandaEvento], description: 'The events, oldest first' })
-  @ApiErrors(ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(comandaNotFound, statementTimeout)
   events(@Param('id', ParseIdPipe) id: number) {
     return this.comandas.events(id);
   }
@@ -240,11 +253,11 @@ export class ComandasController {
     status: 201,
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.PRODUCT_NOT_FOUND,
-      ERRORS.PRODUCT_INACTIVE,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.UNKNOWN_REFERENCE,
-      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+      productsNotFound,
+      productsInactive,
+      validationError,
+      foreignKeyViolation,
+      { ...invalidTransition.example, summary: 'The comanda is not abierta' },
     ],
   })
   @Idempotent()
@@ -263,7 +276,7 @@ export class ComandasController {
     summary: 'Change the quantity or note of a line of an open comanda',
     type: ComandaDetail,
     returns: 'The comanda as changed',
-    errors: [...LINE_ERRORS, ERRORS.VALIDATION_FAILED, ERRORS.EMPTY_CHANGE],
+    errors: [...LINE_ERRORS, validationError, emptyChange],
   })
   @Idempotent()
   changeItem(
@@ -285,7 +298,7 @@ export class ComandasController {
       'snapshot of the line.',
     type: ComandaDetail,
     returns: 'The comanda without the line',
-    errors: [...LINE_ERRORS, ERRORS.VALIDATION_FAILED],
+    errors: [...LINE_ERRORS, validationError],
   })
   @ApiQuery({
     name: 'motivo',
@@ -331,11 +344,11 @@ export class ComandasController {
     },
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.INVALID_SPLIT,
-      ERRORS.UNKNOWN_REFERENCE,
-      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
-      COBROS_ERRORS.COMANDA_CON_PAGOS,
+      validationError,
+      invalidSplit,
+      foreignKeyViolation,
+      { ...invalidTransition.example, summary: 'The comanda is not abierta' },
+      comandaConPagos,
     ],
   })
   @Idempotent()
@@ -364,11 +377,11 @@ export class ComandasController {
     returns: 'This comanda with all the lines',
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.INVALID_MERGE,
-      ERRORS.MERGE_NOT_ABIERTA,
-      { ...ERRORS.INVALID_TRANSITION, summary: 'This comanda is not abierta' },
-      COBROS_ERRORS.COMANDA_CON_PAGOS,
+      validationError,
+      invalidMerge,
+      mergeNotAbierta,
+      { ...invalidTransition.example, summary: 'This comanda is not abierta' },
+      comandaConPagos,
     ],
   })
   @Idempotent()

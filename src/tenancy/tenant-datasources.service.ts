@@ -11,7 +11,7 @@ import {
 } from '../database/database-target';
 import { directUrl } from '../database/pg-url';
 import type { Tenant } from './entities/tenant.entity';
-import { migrateCommand, tenantSchemaOutdated } from './tenancy.errors';
+import { migrateCommand, tenantSchemaOutdated } from '../common/errors/common.errors';
 import { tenantDatabaseUrl } from './tenant-database-url';
 import {
   TenantDataSourceManager,

@@ -4719,6 +4719,8 @@ export interface components {
     'X-Request-Id': string;
     /** @description Seconds to wait before trying again */
     'Retry-After': number;
+    /** @description The language of the error’s text (`error`): `es` when the request’s Accept-Language prefers Spanish (`es`, `es-PE` ...), `en` otherwise. Every other field of the body is the same in both languages; each example shows its Spanish text as `x-error-es` */
+    'Content-Language': 'en' | 'es';
     /** @description The Bearer challenge (RFC 6750), with error="invalid_token" when a token was sent */
     'WWW-Authenticate': string;
   };
@@ -4749,6 +4751,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4759,6 +4762,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -4770,6 +4774,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4780,6 +4785,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4790,6 +4796,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -4801,6 +4808,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -4833,6 +4841,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4843,6 +4852,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -4854,6 +4864,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4864,6 +4875,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4874,6 +4886,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -4885,6 +4898,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -4963,6 +4977,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4973,6 +4988,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -4984,6 +5000,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4994,6 +5011,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5004,6 +5022,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5015,6 +5034,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5066,6 +5086,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5076,6 +5097,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5087,6 +5109,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5097,6 +5120,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5107,6 +5131,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5118,6 +5143,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5161,6 +5187,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5171,6 +5198,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5182,6 +5210,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5192,6 +5221,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5202,6 +5232,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5212,6 +5243,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5222,6 +5254,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5232,6 +5265,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5242,6 +5276,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5253,6 +5288,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5290,6 +5326,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5300,6 +5337,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5311,6 +5349,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5321,6 +5360,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5331,6 +5371,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5342,6 +5383,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5388,6 +5430,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5398,6 +5441,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5409,6 +5453,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5419,6 +5464,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5429,6 +5475,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5439,6 +5486,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5449,6 +5497,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5459,6 +5508,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5469,6 +5519,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5479,6 +5530,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5490,6 +5542,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5539,6 +5592,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5549,6 +5603,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5560,6 +5615,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5570,6 +5626,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5580,6 +5637,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5590,6 +5648,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5600,6 +5659,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5610,6 +5670,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5620,6 +5681,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5630,6 +5692,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5641,6 +5704,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5676,6 +5740,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5686,6 +5751,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5697,6 +5763,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5707,6 +5774,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5717,6 +5785,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5728,6 +5797,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5774,6 +5844,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5784,6 +5855,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5795,6 +5867,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5805,6 +5878,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5815,6 +5889,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5825,6 +5900,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5835,6 +5911,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5845,6 +5922,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5855,6 +5933,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5865,6 +5944,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5876,6 +5956,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5927,6 +6008,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5937,6 +6019,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5948,6 +6031,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5958,6 +6042,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5968,6 +6053,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5978,6 +6064,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5988,6 +6075,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5998,6 +6086,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6008,6 +6097,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6018,6 +6108,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6029,6 +6120,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6077,6 +6169,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6087,6 +6180,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6098,6 +6192,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6108,6 +6203,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6118,6 +6214,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6128,6 +6225,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6138,6 +6236,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6148,6 +6247,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6158,6 +6258,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6168,6 +6269,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6179,6 +6281,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6227,6 +6330,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6237,6 +6341,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6248,6 +6353,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6258,6 +6364,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6268,6 +6375,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6278,6 +6386,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6288,6 +6397,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6298,6 +6408,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6308,6 +6419,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6318,6 +6430,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6329,6 +6442,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6375,6 +6489,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6385,6 +6500,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6396,6 +6512,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6406,6 +6523,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6416,6 +6534,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6426,6 +6545,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6436,6 +6556,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6446,6 +6567,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6456,6 +6578,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6466,6 +6589,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6477,6 +6601,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6522,6 +6647,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6532,6 +6658,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6543,6 +6670,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6553,6 +6681,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6563,6 +6692,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6574,6 +6704,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6617,6 +6748,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6627,6 +6759,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6638,6 +6771,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6648,6 +6782,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6658,6 +6793,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6668,6 +6804,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6678,6 +6815,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6688,6 +6826,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6698,6 +6837,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6709,6 +6849,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6746,6 +6887,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6756,6 +6898,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6767,6 +6910,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6777,6 +6921,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6787,6 +6932,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6798,6 +6944,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6844,6 +6991,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6854,6 +7002,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6865,6 +7014,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6875,6 +7025,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6885,6 +7036,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6895,6 +7047,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6905,6 +7058,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6915,6 +7069,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6925,6 +7080,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6935,6 +7091,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6946,6 +7103,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6992,6 +7150,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7002,6 +7161,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7013,6 +7173,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7023,6 +7184,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7033,6 +7195,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7043,6 +7206,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7053,6 +7217,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7063,6 +7228,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7073,6 +7239,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7083,6 +7250,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7094,6 +7262,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7140,6 +7309,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7150,6 +7320,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7161,6 +7332,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7171,6 +7343,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7181,6 +7354,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7191,6 +7365,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7201,6 +7376,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7211,6 +7387,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7221,6 +7398,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7231,6 +7409,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7242,6 +7421,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7284,6 +7464,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7294,6 +7475,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7305,6 +7487,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7315,6 +7498,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7325,6 +7509,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7335,6 +7520,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7345,6 +7531,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7355,6 +7542,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7366,6 +7554,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7412,6 +7601,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7422,6 +7612,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7433,6 +7624,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7443,6 +7635,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7453,6 +7646,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7463,6 +7657,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7473,6 +7668,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7483,6 +7679,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7493,6 +7690,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7503,6 +7701,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7514,6 +7713,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7565,6 +7765,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7575,6 +7776,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7586,6 +7788,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7596,6 +7799,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7606,6 +7810,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7616,6 +7821,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7626,6 +7832,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7636,6 +7843,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7646,6 +7854,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7656,6 +7865,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7667,6 +7877,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7713,6 +7924,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7723,6 +7935,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7734,6 +7947,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7744,6 +7958,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7754,6 +7969,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7764,6 +7980,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7774,6 +7991,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7784,6 +8002,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7794,6 +8013,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7804,6 +8024,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7815,6 +8036,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7861,6 +8083,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7871,6 +8094,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7882,6 +8106,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7892,6 +8117,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7902,6 +8128,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7912,6 +8139,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7922,6 +8150,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7932,6 +8161,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7942,6 +8172,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7952,6 +8183,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7963,6 +8195,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7995,6 +8228,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8005,6 +8239,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8016,6 +8251,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8026,6 +8262,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8036,6 +8273,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8047,6 +8285,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8079,6 +8318,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8089,6 +8329,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8100,6 +8341,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8110,6 +8352,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8120,6 +8363,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8131,6 +8375,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8173,6 +8418,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8183,6 +8429,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8194,6 +8441,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8204,6 +8452,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8214,6 +8463,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8224,6 +8474,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8234,6 +8485,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8244,6 +8496,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8254,6 +8507,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8265,6 +8519,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8311,6 +8566,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8321,6 +8577,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8332,6 +8589,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8342,6 +8600,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8352,6 +8611,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8363,6 +8623,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8398,6 +8659,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8408,6 +8670,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8419,6 +8682,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8429,6 +8693,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8439,6 +8704,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8450,6 +8716,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8486,6 +8753,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8496,6 +8764,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8507,6 +8776,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8517,6 +8787,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8527,6 +8798,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8538,6 +8810,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8580,6 +8853,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8590,6 +8864,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8601,6 +8876,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8611,6 +8887,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8621,6 +8898,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8631,6 +8909,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8641,6 +8920,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8651,6 +8931,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8661,6 +8942,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8672,6 +8954,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8714,6 +8997,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8724,6 +9008,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8735,6 +9020,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8745,6 +9031,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8755,6 +9042,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8765,6 +9053,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8775,6 +9064,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8785,6 +9075,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8795,6 +9086,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8806,6 +9098,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8838,6 +9131,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8848,6 +9142,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8859,6 +9154,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8869,6 +9165,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8879,6 +9176,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8890,6 +9188,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8929,6 +9228,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8939,6 +9239,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8950,6 +9251,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8960,6 +9262,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8970,6 +9273,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8980,6 +9284,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8990,6 +9295,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9000,6 +9306,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9010,6 +9317,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9021,6 +9329,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9053,6 +9362,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9063,6 +9373,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9074,6 +9385,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9084,6 +9396,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9094,6 +9407,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9105,6 +9419,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9137,6 +9452,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9147,6 +9463,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9158,6 +9475,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9168,6 +9486,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9178,6 +9497,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9189,6 +9509,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9242,6 +9563,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9252,6 +9574,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9263,6 +9586,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9273,6 +9597,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9283,6 +9608,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9294,6 +9620,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9333,6 +9660,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9343,6 +9671,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9354,6 +9683,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9364,6 +9694,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9374,6 +9705,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9384,6 +9716,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9394,6 +9727,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9404,6 +9738,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9414,6 +9749,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9425,6 +9761,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9465,6 +9802,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9475,6 +9813,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9486,6 +9825,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9496,6 +9836,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9506,6 +9847,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9517,6 +9859,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9556,6 +9899,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9566,6 +9910,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9577,6 +9922,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9587,6 +9933,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9597,6 +9944,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9607,6 +9955,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9617,6 +9966,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9627,6 +9977,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9637,6 +9988,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9648,6 +10000,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9683,6 +10036,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9693,6 +10047,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9704,6 +10059,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9714,6 +10070,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9724,6 +10081,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9735,6 +10093,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9777,6 +10136,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9787,6 +10147,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9798,6 +10159,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9808,6 +10170,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9818,6 +10181,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9828,6 +10192,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9838,6 +10203,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9848,6 +10214,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9858,6 +10225,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9869,6 +10237,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9907,6 +10276,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9917,6 +10287,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9928,6 +10299,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9938,6 +10310,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9948,6 +10321,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9958,6 +10332,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9968,6 +10343,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9979,6 +10355,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10017,6 +10394,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10027,6 +10405,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10038,6 +10417,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10048,6 +10428,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10058,6 +10439,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10068,6 +10450,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10078,6 +10461,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10089,6 +10473,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10126,6 +10511,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10136,6 +10522,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10147,6 +10534,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10157,6 +10545,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10167,6 +10556,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10178,6 +10568,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10213,6 +10604,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10223,6 +10615,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10234,6 +10627,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10244,6 +10638,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10254,6 +10649,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10265,6 +10661,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10309,6 +10706,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10319,6 +10717,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10330,6 +10729,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10340,6 +10740,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10350,6 +10751,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10361,6 +10763,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10393,6 +10796,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10403,6 +10807,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10414,6 +10819,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10424,6 +10830,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10434,6 +10841,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10445,6 +10853,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10484,6 +10893,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10494,6 +10904,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10505,6 +10916,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10515,6 +10927,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10525,6 +10938,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10535,6 +10949,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10545,6 +10960,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10555,6 +10971,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10565,6 +10982,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10576,6 +10994,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10618,6 +11037,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10628,6 +11048,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10639,6 +11060,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10649,6 +11071,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10659,6 +11082,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10669,6 +11093,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10679,6 +11104,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10689,6 +11115,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10699,6 +11126,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10710,6 +11138,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10752,6 +11181,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10762,6 +11192,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10773,6 +11204,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10783,6 +11215,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10793,6 +11226,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10803,6 +11237,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10813,6 +11248,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10823,6 +11259,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10833,6 +11270,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10844,6 +11282,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10887,6 +11326,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10897,6 +11337,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10908,6 +11349,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10918,6 +11360,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10928,6 +11371,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10939,6 +11383,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10977,6 +11422,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10987,6 +11433,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10998,6 +11445,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11008,6 +11456,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11018,6 +11467,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11028,6 +11478,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11038,6 +11489,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11049,6 +11501,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11087,6 +11540,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11097,6 +11551,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11108,6 +11563,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11118,6 +11574,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11128,6 +11585,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11138,6 +11596,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11148,6 +11607,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11159,6 +11619,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11197,6 +11658,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11207,6 +11669,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11218,6 +11681,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11228,6 +11692,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11238,6 +11703,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11248,6 +11714,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11258,6 +11725,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11269,6 +11737,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11309,6 +11778,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11319,6 +11789,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11330,6 +11801,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11340,6 +11812,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11350,6 +11823,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11360,6 +11834,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11370,6 +11845,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11380,6 +11856,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11391,6 +11868,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11433,6 +11911,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11443,6 +11922,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11454,6 +11934,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11464,6 +11945,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11474,6 +11956,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11484,6 +11967,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11494,6 +11978,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11504,6 +11989,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11515,6 +12001,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11559,6 +12046,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11569,6 +12057,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11580,6 +12069,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11590,6 +12080,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11600,6 +12091,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11610,6 +12102,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11620,6 +12113,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11630,6 +12124,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11641,6 +12136,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11691,6 +12187,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11701,6 +12198,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11712,6 +12210,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11722,6 +12221,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11732,6 +12232,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11743,6 +12244,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11781,6 +12283,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11791,6 +12294,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11802,6 +12306,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11812,6 +12317,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11822,6 +12328,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11833,6 +12340,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11871,6 +12379,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11881,6 +12390,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11892,6 +12402,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11902,6 +12413,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11912,6 +12424,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11923,6 +12436,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11955,6 +12469,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11965,6 +12480,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11976,6 +12492,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11986,6 +12503,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11996,6 +12514,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12007,6 +12526,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12048,6 +12568,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12058,6 +12579,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12069,6 +12591,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12079,6 +12602,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12089,6 +12613,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12099,6 +12624,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12109,6 +12635,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12119,6 +12646,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12129,6 +12657,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12140,6 +12669,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12175,6 +12705,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12185,6 +12716,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12196,6 +12728,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12206,6 +12739,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12216,6 +12750,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12227,6 +12762,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12260,6 +12796,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12270,6 +12807,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12281,6 +12819,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12291,6 +12830,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12301,6 +12841,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12312,6 +12853,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12354,6 +12896,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12364,6 +12907,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12375,6 +12919,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12385,6 +12930,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12395,6 +12941,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12405,6 +12952,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12415,6 +12963,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12425,6 +12974,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12435,6 +12985,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12446,6 +12997,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12484,6 +13036,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12494,6 +13047,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12505,6 +13059,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12515,6 +13070,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12525,6 +13081,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12535,6 +13092,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12545,6 +13103,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12556,6 +13115,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12594,6 +13154,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12604,6 +13165,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12615,6 +13177,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12625,6 +13188,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12635,6 +13199,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12645,6 +13210,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12655,6 +13221,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12666,6 +13233,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12710,6 +13278,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12720,6 +13289,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12731,6 +13301,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12741,6 +13312,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12751,6 +13323,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12762,6 +13335,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12800,6 +13374,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12810,6 +13385,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12821,6 +13397,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12831,6 +13408,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12841,6 +13419,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12851,6 +13430,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12861,6 +13441,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12872,6 +13453,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12917,6 +13499,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12927,6 +13510,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12938,6 +13522,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12948,6 +13533,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12958,6 +13544,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12969,6 +13556,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13004,6 +13592,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13014,6 +13603,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13025,6 +13615,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13035,6 +13626,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13045,6 +13637,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13056,6 +13649,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13091,6 +13685,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13101,6 +13696,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13112,6 +13708,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13122,6 +13719,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13132,6 +13730,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13143,6 +13742,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13175,6 +13775,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13185,6 +13786,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13196,6 +13798,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13206,6 +13809,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13216,6 +13820,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13227,6 +13832,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13262,6 +13868,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13272,6 +13879,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13283,6 +13891,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13293,6 +13902,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13303,6 +13913,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13314,6 +13925,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13351,6 +13963,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13361,6 +13974,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13372,6 +13986,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13382,6 +13997,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13392,6 +14008,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13403,6 +14020,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13443,6 +14061,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13453,6 +14072,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13464,6 +14084,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13474,6 +14095,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13484,6 +14106,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13495,6 +14118,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13537,6 +14161,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13547,6 +14172,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13558,6 +14184,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13568,6 +14195,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13578,6 +14206,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13588,6 +14217,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13598,6 +14228,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13609,6 +14240,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13646,6 +14278,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13656,6 +14289,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13667,6 +14301,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13677,6 +14312,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13687,6 +14323,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13698,6 +14335,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13708,6 +14346,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13748,6 +14387,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13758,6 +14398,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13769,6 +14410,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13779,6 +14421,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13789,6 +14432,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13799,6 +14443,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13809,6 +14454,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13820,6 +14466,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13830,6 +14477,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13867,6 +14515,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13877,6 +14526,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13888,6 +14538,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13898,6 +14549,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13908,6 +14560,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13919,6 +14572,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13929,6 +14583,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13969,6 +14624,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13979,6 +14635,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13990,6 +14647,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14000,6 +14658,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14010,6 +14669,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14020,6 +14680,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14030,6 +14691,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14041,6 +14703,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14051,6 +14714,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14091,6 +14755,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14101,6 +14766,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14112,6 +14778,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14122,6 +14789,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14132,6 +14800,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14142,6 +14811,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14152,6 +14822,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14163,6 +14834,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14173,6 +14845,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14213,6 +14886,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14223,6 +14897,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14234,6 +14909,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14244,6 +14920,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14254,6 +14931,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14264,6 +14942,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14274,6 +14953,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14285,6 +14965,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14295,6 +14976,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14333,6 +15015,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14343,6 +15026,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14354,6 +15038,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14364,6 +15049,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14374,6 +15060,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14384,6 +15071,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14394,6 +15082,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14405,6 +15094,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14415,6 +15105,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14455,6 +15146,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14465,6 +15157,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14476,6 +15169,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14486,6 +15180,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14496,6 +15191,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14506,6 +15202,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14516,6 +15213,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14527,6 +15225,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14537,6 +15236,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14577,6 +15277,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14587,6 +15288,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14598,6 +15300,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14608,6 +15311,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14618,6 +15322,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14628,6 +15333,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14638,6 +15344,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14649,6 +15356,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14659,6 +15367,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14702,6 +15411,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14712,6 +15422,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14723,6 +15434,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14733,6 +15445,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14743,6 +15456,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14753,6 +15467,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14763,6 +15478,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14774,6 +15490,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14784,6 +15501,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14822,6 +15540,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14832,6 +15551,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14843,6 +15563,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14853,6 +15574,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14863,6 +15585,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14873,6 +15596,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14883,6 +15607,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14894,6 +15619,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14904,6 +15630,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14944,6 +15671,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14954,6 +15682,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14965,6 +15694,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14975,6 +15705,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14985,6 +15716,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14995,6 +15727,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15005,6 +15738,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15016,6 +15750,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15026,6 +15761,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15066,6 +15802,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15076,6 +15813,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15087,6 +15825,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15097,6 +15836,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15107,6 +15847,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15117,6 +15858,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15127,6 +15869,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15138,6 +15881,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15148,6 +15892,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15188,6 +15933,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15198,6 +15944,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15209,6 +15956,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15219,6 +15967,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15229,6 +15978,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15239,6 +15989,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15249,6 +16000,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15260,6 +16012,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15270,6 +16023,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15307,6 +16061,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15317,6 +16072,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15328,6 +16084,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15338,6 +16095,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15348,6 +16106,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15359,6 +16118,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15369,6 +16129,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15409,6 +16170,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15419,6 +16181,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15430,6 +16193,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15440,6 +16204,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15450,6 +16215,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15460,6 +16226,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15470,6 +16237,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15481,6 +16249,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15491,6 +16260,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15527,6 +16297,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15537,6 +16308,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15548,6 +16320,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15558,6 +16331,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15568,6 +16342,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15578,6 +16353,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15588,6 +16364,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15599,6 +16376,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15635,6 +16413,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15645,6 +16424,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15656,6 +16436,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15666,6 +16447,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15676,6 +16458,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15686,6 +16469,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15696,6 +16480,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15707,6 +16492,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15737,6 +16523,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15747,6 +16534,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15758,6 +16546,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15768,6 +16557,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15778,6 +16568,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15788,6 +16579,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15799,6 +16591,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15838,6 +16631,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15848,6 +16642,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15859,6 +16654,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15869,6 +16665,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15879,6 +16676,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15889,6 +16687,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15899,6 +16698,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15909,6 +16709,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15920,6 +16721,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15952,6 +16754,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15963,6 +16766,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15973,6 +16777,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16009,6 +16814,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16019,6 +16825,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -16030,6 +16837,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16040,6 +16848,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16050,6 +16859,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16060,6 +16870,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16101,6 +16912,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16111,6 +16923,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -16122,6 +16935,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16132,6 +16946,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16142,6 +16957,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16152,6 +16968,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16162,6 +16979,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16173,6 +16991,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
