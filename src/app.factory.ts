@@ -14,7 +14,8 @@ import {
 } from './common/logging/logger';
 import { openRequestContext, requestIdAndLog } from './common/logging/request-logging';
 import { createValidationPipe } from './common/validation';
-import { sendError, toEnvelope } from './common/errors/all-exceptions.filter';
+import { sendError } from './common/errors/all-exceptions.filter';
+import { requestedLanguage } from './common/errors/language';
 import { unroutedAnswer } from './common/http/route-not-found';
 import { RouteTable } from './common/http/route-table';
 import { webPage } from './common/http/web-page';
@@ -105,7 +106,7 @@ export async function createApp(
   // Paths outside /api never reach Nest's router: answer them like its unknown routes.
   app.use((req: Request & { id?: string }, res: Response) => {
     const error = unroutedAnswer(req, routes);
-    sendError(res, error, toEnvelope(error, req.id));
+    sendError(res, error, req.id, requestedLanguage(req.headers['accept-language']));
   });
   return app;
 }

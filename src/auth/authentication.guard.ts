@@ -5,7 +5,8 @@ import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { DomainError } from '../common/errors/domain-error';
 import { TenantContext } from '../tenancy/tenant-context';
-import { tenantMismatch, unauthenticated } from './auth.errors';
+import { tenantMismatch } from '../common/errors/common.errors';
+import { queryTokenTooLong } from './auth.errors';
 import {
   IS_PUBLIC,
   QUERY_TOKEN,
@@ -70,11 +71,7 @@ export class AuthenticationGuard implements CanActivate {
       throw tenantMismatch(claims.tenant, requested);
     if (fromQuery) {
       const left = claims.expiresAt - Math.floor(Date.now() / 1000);
-      if (left > QUERY_TOKEN_MAX_SECONDS)
-        throw unauthenticated(
-          'query_token_too_long',
-          `A token in the query must expire within ${QUERY_TOKEN_MAX_SECONDS} s (npm run token -- --expires-in 5m); send longer ones in the Authorization header`,
-        );
+      if (left > QUERY_TOKEN_MAX_SECONDS) throw queryTokenTooLong(QUERY_TOKEN_MAX_SECONDS);
     }
     request.user = {
       id_usuario: claims.userId,

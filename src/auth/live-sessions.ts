@@ -114,7 +114,7 @@ export class LiveSessions implements OnModuleDestroy {
       if (error instanceof DomainError && error.status < 500) {
         // the tenant is gone or suspended: its users' sessions are over
         for (const watch of [...set])
-          this.finish(watch, { reason: 'unknown_user', message: error.message });
+          this.finish(watch, { reason: 'unknown_user', message: error.message, error });
         return;
       }
       // the database does not answer: the streams stay, the next check tries again

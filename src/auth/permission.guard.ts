@@ -5,7 +5,8 @@ import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import { RequestContext } from '../common/context/request-context';
 import { NO_TENANT } from '../tenancy/tenancy.decorators';
-import { forbidden, unauthenticated } from './auth.errors';
+import { forbidden } from '../common/errors/common.errors';
+import { noAuthenticatedUser } from './auth.errors';
 import {
   IS_PUBLIC,
   REQUIRED_PERMISSION,
@@ -68,12 +69,12 @@ export class PermissionGuard implements CanActivate {
   ): Promise<void> {
     const request = context.switchToHttp().getRequest<RequestWithUser>();
     const user = request.user;
-    if (!user) throw unauthenticated('missing', 'Authentication required');
+    if (!user) throw noAuthenticatedUser();
     const member = await this.cache.get(user.tenant, user.id_usuario, () =>
       this.staff.findWithSessions(user.id_usuario),
     );
     const problem = sessionProblem(member, user);
-    if (problem) throw unauthenticated(problem.reason, problem.message);
+    if (problem) throw problem.error;
     RequestContext.assignLog({ user: user.id_usuario });
     const grants = Grants.ofRoles(member!.roles);
     assignCallerGrants(grants, user);

@@ -1,10 +1,24 @@
+import type { DomainError } from '../common/errors/domain-error';
 import type { AuthenticatedUser } from './auth.decorators';
+import {
+  inactiveUser,
+  sessionExpired,
+  sessionSignedOut,
+  sessionUserDeactivated,
+} from './auth.errors';
 import type { StaffSessions } from './staff.repository';
 
 /** Why a token's session no longer holds: the `detail.reason` of its 401. */
 export interface SessionProblem {
   reason: 'unknown_user' | 'session_ended' | 'expired';
+  /** In English, as a live stream's `event: end` says it. */
   message: string;
+  /** The 401 a request gets for it. */
+  error: DomainError;
+}
+
+function problem(reason: SessionProblem['reason'], error: DomainError): SessionProblem {
+  return { reason, message: error.message, error };
 }
 
 /**
@@ -19,23 +33,13 @@ export function sessionProblem(
   user: AuthenticatedUser,
   nowMs: number = Date.now(),
 ): SessionProblem | undefined {
-  if (!member?.activo)
-    return {
-      reason: 'unknown_user',
-      message: `The token's user ${user.id_usuario} is not an active user of tenant "${user.tenant}"`,
-    };
+  if (!member?.activo) return problem('unknown_user', inactiveUser(user.id_usuario, user.tenant));
   if (user.sessionId !== undefined && member.revocadas.includes(user.sessionId))
-    return {
-      reason: 'session_ended',
-      message: 'This session has ended (signed out, or the credentials changed): sign in again',
-    };
+    return problem('session_ended', sessionSignedOut());
   if (member.tokens_desde !== null && issuedBefore(user, member.tokens_desde))
-    return {
-      reason: 'session_ended',
-      message: 'This session has ended (the user was deactivated since): sign in again',
-    };
+    return problem('session_ended', sessionUserDeactivated());
   if (user.expiresAt !== undefined && user.expiresAt * 1000 <= nowMs)
-    return { reason: 'expired', message: 'The token has expired: sign in again' };
+    return problem('expired', sessionExpired());
   return undefined;
 }
 

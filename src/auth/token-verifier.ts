@@ -10,7 +10,19 @@ import {
 } from 'jsonwebtoken';
 import { MAX_INT4 } from '../common/validation';
 import { isTenantSlug } from '../tenancy/tenant-slug';
-import { unauthenticated } from './auth.errors';
+import { authenticationRequired } from '../common/errors/common.errors';
+import {
+  invalidClaims,
+  invalidSignature,
+  invalidToken,
+  keyNotNamed,
+  malformedAuthorization,
+  tokenExpired,
+  tokenNotYetValid,
+  unknownKey,
+  unreadableToken,
+  unsupportedAlgorithm,
+} from './auth.errors';
 import type { TokenKeys } from './token-keys';
 
 /** What a verified token says (docs/security.md, claims). */
@@ -38,10 +50,9 @@ function userIdOf(sub: unknown): number | undefined {
 
 /** Reads `Authorization: Bearer <token>`; anything else is a 401. */
 export function bearerToken(header: string | undefined): string {
-  if (header === undefined || header.trim() === '')
-    throw unauthenticated('missing', 'Authentication required: send Authorization: Bearer <token>');
+  if (header === undefined || header.trim() === '') throw authenticationRequired();
   const match = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)\s*$/i.exec(header);
-  if (!match) throw unauthenticated('malformed', 'The Authorization header must be "Bearer <JWT>"');
+  if (!match) throw malformedAuthorization();
   return match[1];
 }
 
@@ -60,8 +71,7 @@ export class TokenVerifier {
     } catch {
       // a header or payload that is not JSON
     }
-    if (!decoded || typeof decoded.payload !== 'object')
-      throw unauthenticated('malformed', 'The token is not a readable JWT');
+    if (!decoded || typeof decoded.payload !== 'object') throw unreadableToken();
     const { alg, kid } = decoded.header;
     const key = this.keyFor(alg, kid);
     let payload: JwtPayload;
@@ -70,17 +80,14 @@ export class TokenVerifier {
     } catch (error) {
       throw this.translate(error);
     }
-    if (typeof payload.exp !== 'number')
-      throw unauthenticated('invalid_claims', 'The token has no expiry (exp)');
+    if (typeof payload.exp !== 'number') throw invalidClaims('no-expiry');
     const userId = userIdOf(payload.sub);
-    if (userId === undefined)
-      throw unauthenticated('invalid_claims', 'The token subject (sub) must be a user id');
+    if (userId === undefined) throw invalidClaims('subject');
     const tenant = (payload as { tenant?: unknown }).tenant;
-    if (typeof tenant !== 'string' || !isTenantSlug(tenant))
-      throw unauthenticated('invalid_claims', 'The token has no tenant claim (a tenant slug)');
+    if (typeof tenant !== 'string' || !isTenantSlug(tenant)) throw invalidClaims('tenant');
     const jti = payload.jti;
     if (jti !== undefined && (typeof jti !== 'string' || !UUID.test(jti)))
-      throw unauthenticated('invalid_claims', 'The token id (jti) must be a UUID');
+      throw invalidClaims('token-id');
     return {
       userId,
       tenant,
@@ -96,24 +103,17 @@ export class TokenVerifier {
       if (kid !== undefined) {
         const key = this.keys.rsaByKid.get(kid);
         if (key) return key;
-        if (this.keys.rsaByKid.size > 0 || this.keys.rsaUnnamed.length > 0)
-          throw unauthenticated('unknown_key', `No key with id "${kid}" verifies tokens here`);
+        if (this.keys.rsaByKid.size > 0 || this.keys.rsaUnnamed.length > 0) throw unknownKey(kid);
       } else if (this.keys.rsaUnnamed.length + this.keys.rsaByKid.size === 1) {
         return this.keys.rsaUnnamed[0] ?? [...this.keys.rsaByKid.values()][0];
       } else if (this.keys.rsaUnnamed.length + this.keys.rsaByKid.size > 1) {
-        throw unauthenticated(
-          'unknown_key',
-          'The token names no key id (kid) and several keys are configured',
-        );
+        throw keyNotNamed();
       }
     }
-    const accepted = [this.keys.secret ? 'HS256' : '', this.hasRsa() ? 'RS256' : '']
-      .filter(Boolean)
-      .join(' or ');
-    throw unauthenticated(
-      'unsupported_algorithm',
-      `Tokens signed with ${alg} are not accepted (accepted: ${accepted})`,
+    const accepted = [this.keys.secret ? 'HS256' : '', this.hasRsa() ? 'RS256' : ''].filter(
+      Boolean,
     );
+    throw unsupportedAlgorithm(alg, accepted);
   }
 
   private hasRsa(): boolean {
@@ -121,18 +121,10 @@ export class TokenVerifier {
   }
 
   private translate(error: unknown) {
-    if (error instanceof TokenExpiredError)
-      return unauthenticated('expired', `The token expired at ${error.expiredAt.toISOString()}`);
-    if (error instanceof NotBeforeError)
-      return unauthenticated(
-        'not_yet_valid',
-        `The token is not valid before ${error.date.toISOString()}`,
-      );
+    if (error instanceof TokenExpiredError) return tokenExpired(error.expiredAt.toISOString());
+    if (error instanceof NotBeforeError) return tokenNotYetValid(error.date.toISOString());
     if (error instanceof JsonWebTokenError && /signature/.test(error.message))
-      return unauthenticated('invalid_signature', 'The token signature is not valid');
-    return unauthenticated(
-      'malformed',
-      `The token is not valid${error instanceof Error ? ` (${error.message})` : ''}`,
-    );
+      return invalidSignature();
+    return invalidToken(error instanceof Error ? error.message : undefined);
   }
 }

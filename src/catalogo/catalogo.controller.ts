@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ApiTag } from '../common/decorators';
-import { ApiErrors, ERRORS, type ErrorExample } from '../common/http/openapi-errors';
+import { ApiErrors, type ErrorExample } from '../common/http/openapi-errors';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import { toMesa, toMozo, toProducto } from './catalogo.mapper';
 import { CatalogoRepository } from './catalogo.repository';
@@ -11,11 +11,9 @@ import { MesaDto, MozoDto, ProductoDto } from './dto/catalogo-output.dto';
 import { ListMesasQuery } from './dto/list-mesas.query';
 import { ListMozosQuery } from './dto/list-mozos.query';
 import { ListProductosQuery, PRODUCTOS_LIMIT_DEFAULT } from './dto/list-productos.query';
+import { statementTimeout, validationError } from '../common/errors/common.errors';
 
-const invalidQuery = (detail: string[]): ErrorExample => ({
-  ...ERRORS.VALIDATION_FAILED,
-  body: { ...ERRORS.VALIDATION_FAILED.body, detail },
-});
+const invalidQuery = (detail: string[]): ErrorExample => validationError.exampleOf(detail);
 
 /**
  * Read only, no rules of its own: the handlers read through the repository and map the rows
@@ -48,7 +46,7 @@ export class CatalogoController {
       },
     },
   })
-  @ApiErrors(invalidQuery(['limit must not be greater than 500']), ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(invalidQuery(['limit must not be greater than 500']), statementTimeout)
   async productos(@Query() query: ListProductosQuery, @Res({ passthrough: true }) res: Response) {
     const { rows, total } = await this.catalogo.productos(
       { q: query.q, activo: query.activo, id_categoria: query.id_categoria },
@@ -65,7 +63,7 @@ export class CatalogoController {
     description: 'abiertas: the comandas abierta and not deleted at the table.',
   })
   @ApiOkResponse({ type: [MesaDto], description: 'The tables' })
-  @ApiErrors(invalidQuery(['activo must be true or false']), ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(invalidQuery(['activo must be true or false']), statementTimeout)
   async mesas(@Query() query: ListMesasQuery) {
     return (await this.catalogo.mesas(query.activo)).map(toMesa);
   }
@@ -77,7 +75,7 @@ export class CatalogoController {
       'Staff holding the mozo role, and anyone who is the waiter of a comanda. Their name only.',
   })
   @ApiOkResponse({ type: [MozoDto], description: 'The waiters' })
-  @ApiErrors(invalidQuery(['activo must be true or false']), ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(invalidQuery(['activo must be true or false']), statementTimeout)
   async mozos(@Query() query: ListMozosQuery) {
     return (await this.catalogo.mozos(query.activo)).map(toMozo);
   }

@@ -10,12 +10,11 @@ import type { Request, Response } from 'express';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import { RequireActionPermission } from '../auth/resource-actions';
 import { ApiTag } from '../common/decorators';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe, ParseInt4IdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import { CAJA_ACCIONES, SESION_ACCIONES } from './cobros-actions';
-import { COBROS_ERRORS } from './cobros.errors';
 import { CajasService } from './cajas.service';
 import {
   AbrirSesionBody,
@@ -33,6 +32,16 @@ import {
   SesionCajaDto,
 } from './dto/caja-output.dto';
 import { receiptText } from './receipt';
+import { statementTimeout, validationError } from '../common/errors/common.errors';
+import {
+  cajaNotFound,
+  comandasAbiertasConPagos,
+  contadoInvalido,
+  diferenciaSobreTolerancia,
+  sesionCerrada,
+  sesionNotFound,
+  sesionYaAbierta,
+} from './cobros.errors';
 
 /**
  * Payment methods, tills, their sessions (open with a float, movements, the X, the close and
@@ -53,7 +62,7 @@ export class CajasController {
   @RequirePermission('comandas:read')
   @ApiOperation({ summary: 'The payment methods in use' })
   @ApiOkResponse({ type: [MetodoPagoDto], description: 'The methods, in their order' })
-  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(statementTimeout)
   metodos() {
     return this.cajas.metodos();
   }
@@ -61,7 +70,7 @@ export class CajasController {
   @Get('cajas')
   @ApiOperation({ summary: 'The tills, each with its open session if any' })
   @ApiOkResponse({ type: [CajaDto], description: 'The tills' })
-  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(statementTimeout)
   list() {
     return this.cajas.cajas();
   }
@@ -73,12 +82,7 @@ export class CajasController {
     description: 'One open session per till: a second is 409 SESION_YA_ABIERTA.',
   })
   @ApiCreatedResponse({ type: ReporteCajaDto, description: 'The new session, with its X' })
-  @ApiErrors(
-    COBROS_ERRORS.CAJA_NOT_FOUND,
-    ERRORS.VALIDATION_FAILED,
-    COBROS_ERRORS.SESION_YA_ABIERTA,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(cajaNotFound, validationError, sesionYaAbierta, statementTimeout)
   @Idempotent()
   open(
     @Param('id', ParseInt4IdPipe) id: number,
@@ -103,7 +107,7 @@ export class CajasController {
       },
     },
   })
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   async sessions(@Query() query: ListSesionesQuery, @Res({ passthrough: true }) res: Response) {
     const { items, total } = await this.cajas.sessions(query);
     res.setHeader('X-Total-Count', String(total));
@@ -115,7 +119,7 @@ export class CajasController {
     summary: 'A till session with its figures: the X while open (live), the Z once closed',
   })
   @ApiOkResponse({ type: ReporteCajaDto, description: 'The session and its figures' })
-  @ApiErrors(COBROS_ERRORS.SESION_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(sesionNotFound, statementTimeout)
   session(@Param('id', ParseIdPipe) id: number) {
     return this.cajas.report(id);
   }
@@ -137,7 +141,7 @@ export class CajasController {
       },
     },
   })
-  @ApiErrors(COBROS_ERRORS.SESION_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(sesionNotFound, statementTimeout)
   async report(
     @Param('id', ParseIdPipe) id: number,
     @Req() req: Request,
@@ -155,12 +159,7 @@ export class CajasController {
     summary: 'Put cash in (ingreso) or take it out (retiro) of an open session, with its reason',
   })
   @ApiCreatedResponse({ type: MovimientoDto, description: 'The movement' })
-  @ApiErrors(
-    COBROS_ERRORS.SESION_NOT_FOUND,
-    ERRORS.VALIDATION_FAILED,
-    COBROS_ERRORS.SESION_CERRADA,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(sesionNotFound, validationError, sesionCerrada, statementTimeout)
   @Idempotent()
   movement(
     @Param('id', ParseIdPipe) id: number,
@@ -181,13 +180,13 @@ export class CajasController {
   })
   @ApiCreatedResponse({ type: ReporteCajaDto, description: 'The Z' })
   @ApiErrors(
-    COBROS_ERRORS.SESION_NOT_FOUND,
-    ERRORS.VALIDATION_FAILED,
-    COBROS_ERRORS.INVALID_COUNT,
-    COBROS_ERRORS.DIFERENCIA_SOBRE_TOLERANCIA,
-    COBROS_ERRORS.SESION_CERRADA,
-    COBROS_ERRORS.SESION_CON_COMANDAS_ABIERTAS,
-    ERRORS.STATEMENT_TIMEOUT,
+    sesionNotFound,
+    validationError,
+    contadoInvalido,
+    diferenciaSobreTolerancia,
+    sesionCerrada,
+    comandasAbiertasConPagos,
+    statementTimeout,
   )
   @Idempotent()
   close(
@@ -204,7 +203,7 @@ export class CajasController {
     summary: 'The money settings: IGV rates by date, service charge, cash rounding, tolerance',
   })
   @ApiOkResponse({ type: AjustesDto, description: 'The settings' })
-  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(statementTimeout)
   settings() {
     return this.cajas.ajustes();
   }
@@ -217,7 +216,7 @@ export class CajasController {
       'A comanda already closed keeps the rates frozen at its close; an open one follows the new ones.',
   })
   @ApiOkResponse({ type: AjustesDto, description: 'The settings as changed' })
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   @Idempotent()
   saveSettings(@Body() body: AjustesBody) {
     return this.cajas.saveAjustes(body);

@@ -110,7 +110,7 @@ export class CajasService {
     return this.repository.transaction(async (tx) => {
       const session = await this.repository.shareSession(tx, id);
       if (!session) throw sesionNotFound(id);
-      if (session.estado !== 'abierta') throw sesionCerrada(id, 'it takes no more movements');
+      if (session.estado !== 'abierta') throw sesionCerrada(id, 'movements');
       const row = await this.repository.movement(
         tx,
         id,
@@ -139,7 +139,7 @@ export class CajasService {
       if (idCaja === undefined) throw sesionNotFound(id);
       await this.repository.lockCaja(tx, idCaja);
       const session = await this.repository.lockSession(tx, id);
-      if (session!.estado !== 'abierta') throw sesionCerrada(id, 'it was closed already');
+      if (session!.estado !== 'abierta') throw sesionCerrada(id, 'closed');
 
       const open = await this.repository.openComandasPaidIn(tx, id);
       if (open.length > 0) throw comandasAbiertasConPagos(id, open);

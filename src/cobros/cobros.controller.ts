@@ -4,32 +4,48 @@ import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decora
 import { RequireActionPermission } from '../auth/resource-actions';
 import { ComandaDetail } from '../comandas/dto/comanda-output.dto';
 import { ApiTag } from '../common/decorators';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { IfMatch, Versioned } from '../common/http/versioned';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
-import { COBROS_ERRORS } from './cobros.errors';
 import { CobrosService } from './cobros.service';
 import { COBROS_EXTENSION } from './comanda-extension';
 import { AnularPagoBody, DescuentoBody, PagoInput, ReembolsoBody } from './dto/pago-input.dto';
 import { SimulacionPagoDto } from './dto/simulacion-pago.dto';
+import { comandaNotFound, invalidTransition } from '../comandas/comandas.errors';
+import { statementTimeout, validationError } from '../common/errors/common.errors';
+import {
+  cajaRequerida,
+  descuentoExcede,
+  metodoNotFound,
+  pagoAnulado,
+  pagoExcedeSaldo,
+  pagoNotFound,
+  recibidoInsuficiente,
+  recibidoSoloEfectivo,
+  reembolsoExcedePago,
+  reembolsoLineas,
+  sesionCerrada,
+  sinSesionAbierta,
+  unknownCaja,
+} from './cobros.errors';
 
-const NOT_ABIERTA = { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' };
+const NOT_ABIERTA = { ...invalidTransition.example, summary: 'The comanda is not abierta' };
 
 /** What a payment may be refused with: taken (POST …/pagos) or worked out (…/pagos/simulacion). */
 const PAGO_ERRORS = [
-  ERRORS.COMANDA_NOT_FOUND,
-  ERRORS.VALIDATION_FAILED,
-  COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
-  COBROS_ERRORS.RECIBIDO_SOLO_EFECTIVO,
-  COBROS_ERRORS.RECIBIDO_INSUFICIENTE,
-  COBROS_ERRORS.UNKNOWN_CAJA,
-  COBROS_ERRORS.CAJA_REQUERIDA,
-  COBROS_ERRORS.SIN_SESION_ABIERTA,
-  COBROS_ERRORS.PAGO_EXCEDE_SALDO,
+  comandaNotFound,
+  validationError,
+  metodoNotFound,
+  recibidoSoloEfectivo,
+  recibidoInsuficiente,
+  unknownCaja,
+  cajaRequerida,
+  sinSesionAbierta,
+  pagoExcedeSaldo,
   NOT_ABIERTA,
-  ERRORS.STATEMENT_TIMEOUT,
+  statementTimeout,
 ];
 
 /**
@@ -109,13 +125,13 @@ export class CobrosController {
     type: ComandaDetail,
     returns: 'The comanda with the payment voided',
     errors: [
-      ERRORS.COMANDA_NOT_FOUND,
-      COBROS_ERRORS.PAGO_NOT_FOUND,
-      ERRORS.VALIDATION_FAILED,
-      COBROS_ERRORS.PAGO_ANULADO,
-      COBROS_ERRORS.SESION_CERRADA,
+      comandaNotFound,
+      pagoNotFound,
+      validationError,
+      pagoAnulado,
+      sesionCerrada,
       NOT_ABIERTA,
-      ERRORS.STATEMENT_TIMEOUT,
+      statementTimeout,
     ],
   })
   @ApiQuery({
@@ -149,17 +165,17 @@ export class CobrosController {
     returns: 'The comanda with the refund',
     status: 201,
     errors: [
-      ERRORS.COMANDA_NOT_FOUND,
-      COBROS_ERRORS.PAGO_NOT_FOUND,
-      ERRORS.VALIDATION_FAILED,
-      COBROS_ERRORS.INVALID_REFUND_LINES,
-      COBROS_ERRORS.UNKNOWN_CAJA,
-      COBROS_ERRORS.CAJA_REQUERIDA,
-      COBROS_ERRORS.SIN_SESION_ABIERTA,
-      COBROS_ERRORS.PAGO_ANULADO,
-      COBROS_ERRORS.REEMBOLSO_EXCEDE_PAGO,
-      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not cerrada' },
-      ERRORS.STATEMENT_TIMEOUT,
+      comandaNotFound,
+      pagoNotFound,
+      validationError,
+      reembolsoLineas,
+      unknownCaja,
+      cajaRequerida,
+      sinSesionAbierta,
+      pagoAnulado,
+      reembolsoExcedePago,
+      { ...invalidTransition.example, summary: 'The comanda is not cerrada' },
+      statementTimeout,
     ],
   })
   @Idempotent()
@@ -182,13 +198,7 @@ export class CobrosController {
     type: ComandaDetail,
     returns: 'The comanda with its new bill',
     status: 201,
-    errors: [
-      ERRORS.COMANDA_NOT_FOUND,
-      ERRORS.VALIDATION_FAILED,
-      COBROS_ERRORS.DESCUENTO_EXCEDE,
-      NOT_ABIERTA,
-      ERRORS.STATEMENT_TIMEOUT,
-    ],
+    errors: [comandaNotFound, validationError, descuentoExcede, NOT_ABIERTA, statementTimeout],
   })
   @Idempotent()
   discount(

@@ -121,10 +121,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
       if (pago.estado === 'anulado') throw pagoAnulado(idPago);
       const session = await this.cajas.shareSession(tx, Number(pago.id_sesion));
       if (session?.estado !== 'abierta')
-        throw sesionCerrada(
-          Number(pago.id_sesion),
-          'its payments are final (refund after closing)',
-        );
+        throw sesionCerrada(Number(pago.id_sesion), 'payments-final');
       await this.repository.voidPago(tx, idPago, motivo, actor.id_usuario);
       const [row] = await this.repository.pagos(tx, id, idPago);
       return { antes: snapshotPago(row, 'aplicado'), despues: snapshotPago(row), motivo };
@@ -254,11 +251,7 @@ export class CobrosService implements ComandaExtension, OnModuleInit {
       const closed = (await this.repository.paymentSessions(tx, id)).find(
         (s) => s.estado !== 'abierta',
       );
-      if (closed)
-        throw sesionCerrada(
-          Number(closed.id_sesion),
-          'a comanda paid in it stays closed (a refund is the way to give money back)',
-        );
+      if (closed) throw sesionCerrada(Number(closed.id_sesion), 'paid-comanda');
     }
   }
 

@@ -1,6 +1,15 @@
 import { defineComandaExtension } from '../comandas/comanda-contract';
 import type { ComandaAction } from '../comandas/comanda-state';
-import { COBROS_ERRORS } from './cobros.errors';
+import {
+  comandaConPagos,
+  comandaReembolsada,
+  metodoNotFound,
+  pagoExcedeSaldo,
+  pagosWithoutCerrar,
+  saldoPendiente,
+  sesionCerrada,
+  sinSesionAbierta,
+} from './cobros.errors';
 import { CuentaComandaDto } from './dto/cobros-output.dto';
 import { CierreConPagosBody } from './dto/pago-input.dto';
 
@@ -45,16 +54,16 @@ export const COBROS_EXTENSION = defineComandaExtension({
       // payments' session open
       on: ['cerrar', 'abrir'],
       errors: [
-        COBROS_ERRORS.PAGOS_WITHOUT_CERRAR,
-        COBROS_ERRORS.SALDO_PENDIENTE,
-        COBROS_ERRORS.SIN_SESION_ABIERTA,
-        COBROS_ERRORS.PAGO_EXCEDE_SALDO,
-        COBROS_ERRORS.METODO_PAGO_NOT_FOUND,
-        COBROS_ERRORS.SESION_CERRADA,
-        COBROS_ERRORS.COMANDA_REEMBOLSADA,
+        pagosWithoutCerrar,
+        saldoPendiente,
+        sinSesionAbierta,
+        pagoExcedeSaldo,
+        metodoNotFound,
+        sesionCerrada,
+        comandaReembolsada,
       ],
     },
     // a paid ticket is not deleted, split or merged
-    { on: [...BLOCKED_BY_PAYMENTS], errors: [COBROS_ERRORS.COMANDA_CON_PAGOS] },
+    { on: [...BLOCKED_BY_PAYMENTS], errors: [comandaConPagos] },
   ],
 });

@@ -9,12 +9,13 @@ import { ComandaEventHub } from '../comandas/stream/comanda-event-hub.service';
 import { SseStream, sseFrame } from '../comandas/stream/sse-stream';
 import type { FeedEvent } from '../comandas/stream/tenant-feed';
 import { ApiTag, LongRunning } from '../common/decorators';
-import { BadRequestError } from '../common/errors/domain-error';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
-import { COCINA_ERRORS, estacionNotFound } from './cocina.errors';
+import { estacionNotFound } from './cocina.errors';
 import { CocinaRepository } from './cocina.repository';
 import { CocinaStreamQuery } from './dto/cocina-input.dto';
+import { invalidLastEventId, validationError } from '../common/errors/common.errors';
+import { tooManyStreams, tooManyStreamsShare } from '../comandas/comandas.errors';
 
 /** The kitchen's own actions: their entries name the tickets and stations they touched. */
 const COCINA_ACTIONS: ReadonlySet<string> = new Set<ComandaAction>([
@@ -41,10 +42,7 @@ function idsOf(value: unknown): number[] {
 
 function lastEventIdOf(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '') return undefined;
-  if (!/^\d{1,15}$/.test(header.trim()))
-    throw new BadRequestError('Last-Event-ID must be an event id', 'INVALID_LAST_EVENT_ID', {
-      lastEventId: header,
-    });
+  if (!/^\d{1,15}$/.test(header.trim())) throw invalidLastEventId(header);
   return Number(header.trim());
 }
 
@@ -91,11 +89,11 @@ export class CocinaStreamController {
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
   @ApiErrors(
-    ERRORS.VALIDATION_FAILED,
-    ERRORS.INVALID_LAST_EVENT_ID,
-    ERRORS.TOO_MANY_STREAMS,
-    ERRORS.TOO_MANY_STREAMS_SHARE,
-    COCINA_ERRORS.ESTACION_NOT_FOUND,
+    validationError,
+    invalidLastEventId,
+    tooManyStreams,
+    tooManyStreamsShare,
+    estacionNotFound,
   )
   async stream(
     @Query() query: CocinaStreamQuery,

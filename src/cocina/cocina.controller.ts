@@ -17,13 +17,12 @@ import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decora
 import { RequireActionPermission } from '../auth/resource-actions';
 import { ComandaDetail } from '../comandas/dto/comanda-output.dto';
 import { ApiTag } from '../common/decorators';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe, ParseInt4IdPipe } from '../common/http/parse-id.pipe';
 import { IfMatch, Versioned } from '../common/http/versioned';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import { ENVIO_ACCIONES } from './cocina-actions';
-import { COCINA_ERRORS } from './cocina.errors';
 import { CocinaService } from './cocina.service';
 import { COCINA_EXTENSION } from './comanda-extension';
 import {
@@ -33,6 +32,17 @@ import {
   ListEnviosQuery,
 } from './dto/cocina-input.dto';
 import { EnvioDto, EnvioResult, EstacionDto } from './dto/cocina-output.dto';
+import { comandaNotFound, invalidTransition, itemNotFound } from '../comandas/comandas.errors';
+import { statementTimeout, validationError } from '../common/errors/common.errors';
+import {
+  categoriasNotFound,
+  cursoYaDisparado,
+  envioMovido,
+  envioNotFound,
+  estacionNotFound,
+  estadoCocinaInvalido,
+  sinEstacion,
+} from './cocina.errors';
 
 const TAG_DESCRIPTION =
   'The kitchen: courses, tickets per station written as deltas of what was sent, bump and recall, serving (feature cocina).';
@@ -43,7 +53,7 @@ class ParseCursoPipe extends ParseIdPipe {
   protected override readonly max = 9;
 }
 
-const NOT_ABIERTA = { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' };
+const NOT_ABIERTA = { ...invalidTransition.example, summary: 'The comanda is not abierta' };
 
 /** The kitchen's own routes: stations and tickets (docs/cocina.md). */
 @ApiTag('cocina', TAG_DESCRIPTION)
@@ -57,7 +67,7 @@ export class CocinaController {
   @Get('estaciones')
   @ApiOperation({ summary: 'The kitchen’s stations, with their categories' })
   @ApiOkResponse({ type: [EstacionDto], description: 'By id' })
-  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(statementTimeout)
   estaciones() {
     return this.cocina.estaciones();
   }
@@ -66,7 +76,7 @@ export class CocinaController {
   @RequirePermission('cocina:manage')
   @ApiOperation({ summary: 'Create a station' })
   @ApiCreatedResponse({ type: EstacionDto, description: 'The new station' })
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   @Idempotent()
   createEstacion(@Body() body: EstacionBody) {
     return this.cocina.createEstacion(body);
@@ -76,7 +86,7 @@ export class CocinaController {
   @RequirePermission('cocina:manage')
   @ApiOperation({ summary: 'Rename a station, change its alert thresholds, (de)activate it' })
   @ApiOkResponse({ type: EstacionDto, description: 'The station as changed' })
-  @ApiErrors(COCINA_ERRORS.ESTACION_NOT_FOUND, ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(estacionNotFound, validationError, statementTimeout)
   @Idempotent()
   updateEstacion(@Param('id', ParseInt4IdPipe) id: number, @Body() body: EstacionPatchBody) {
     return this.cocina.updateEstacion(id, body);
@@ -89,12 +99,7 @@ export class CocinaController {
       'The categories a station prepares (replaces its set; a category moves from another station)',
   })
   @ApiOkResponse({ type: EstacionDto, description: 'The station with its categories' })
-  @ApiErrors(
-    COCINA_ERRORS.ESTACION_NOT_FOUND,
-    COCINA_ERRORS.CATEGORIA_NOT_FOUND,
-    ERRORS.VALIDATION_FAILED,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(estacionNotFound, categoriasNotFound, validationError, statementTimeout)
   @Idempotent()
   setCategorias(@Param('id', ParseInt4IdPipe) id: number, @Body() body: EstacionCategoriasBody) {
     return this.cocina.setCategorias(id, body.categorias);
@@ -115,7 +120,7 @@ export class CocinaController {
       },
     },
   })
-  @ApiErrors(COCINA_ERRORS.ESTACION_NOT_FOUND, ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(estacionNotFound, validationError, statementTimeout)
   async envios(@Query() query: ListEnviosQuery, @Res({ passthrough: true }) res: Response) {
     const { items, total } = await this.cocina.list(query);
     res.setHeader('X-Total-Count', String(total));
@@ -127,13 +132,7 @@ export class CocinaController {
   @RequireActionPermission(ENVIO_ACCIONES, 'preparar')
   @ApiOperation({ summary: 'Start a ticket: pendiente → en_preparacion (its lines too)' })
   @ApiOkResponse({ type: EnvioDto, description: 'The ticket' })
-  @ApiErrors(
-    COCINA_ERRORS.ENVIO_NOT_FOUND,
-    COCINA_ERRORS.ENVIO_MOVIDO,
-    COCINA_ERRORS.ESTADO_COCINA_INVALIDO,
-    ERRORS.INVALID_TRANSITION,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(envioNotFound, envioMovido, estadoCocinaInvalido, invalidTransition, statementTimeout)
   @Idempotent()
   preparar(@Param('id', ParseIdPipe) id: number, @CurrentActor() actor: Actor) {
     return this.cocina.moveEnvio(id, 'preparar', actor);
@@ -147,12 +146,7 @@ export class CocinaController {
       'Bump a ticket: listo; each of its lines is listo once all the tickets that sent it are',
   })
   @ApiOkResponse({ type: EnvioDto, description: 'The ticket' })
-  @ApiErrors(
-    COCINA_ERRORS.ENVIO_NOT_FOUND,
-    COCINA_ERRORS.ENVIO_MOVIDO,
-    COCINA_ERRORS.ESTADO_COCINA_INVALIDO,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(envioNotFound, envioMovido, estadoCocinaInvalido, statementTimeout)
   @Idempotent()
   listo(@Param('id', ParseIdPipe) id: number, @CurrentActor() actor: Actor) {
     return this.cocina.moveEnvio(id, 'listo', actor);
@@ -166,13 +160,7 @@ export class CocinaController {
       'Recall a bumped ticket: pendiente again, its listo lines enviado (409 if one was served)',
   })
   @ApiOkResponse({ type: EnvioDto, description: 'The ticket' })
-  @ApiErrors(
-    COCINA_ERRORS.ENVIO_NOT_FOUND,
-    COCINA_ERRORS.ENVIO_MOVIDO,
-    COCINA_ERRORS.ESTADO_COCINA_INVALIDO,
-    ERRORS.INVALID_TRANSITION,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(envioNotFound, envioMovido, estadoCocinaInvalido, invalidTransition, statementTimeout)
   @Idempotent()
   recuperar(@Param('id', ParseIdPipe) id: number, @CurrentActor() actor: Actor) {
     return this.cocina.moveEnvio(id, 'recuperar', actor);
@@ -203,12 +191,7 @@ export class CocinaComandasController {
     type: EnvioResult,
     description: 'The tickets written and the comanda’s version',
   })
-  @ApiErrors(
-    ERRORS.COMANDA_NOT_FOUND,
-    NOT_ABIERTA,
-    COCINA_ERRORS.SIN_ESTACION,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(comandaNotFound, NOT_ABIERTA, sinEstacion, statementTimeout)
   @Idempotent()
   enviar(
     @Param('id', ParseIdPipe) id: number,
@@ -230,12 +213,12 @@ export class CocinaComandasController {
     description: 'The tickets written and the comanda’s version',
   })
   @ApiErrors(
-    ERRORS.COMANDA_NOT_FOUND,
+    comandaNotFound,
     NOT_ABIERTA,
-    COCINA_ERRORS.CURSO_YA_DISPARADO,
-    COCINA_ERRORS.SIN_ESTACION,
-    ERRORS.VALIDATION_FAILED,
-    ERRORS.STATEMENT_TIMEOUT,
+    cursoYaDisparado,
+    sinEstacion,
+    validationError,
+    statementTimeout,
   )
   @Idempotent()
   disparar(
@@ -253,13 +236,7 @@ export class CocinaComandasController {
     summary: 'Serve a line that is listo: entregado',
     type: ComandaDetail,
     returns: 'The comanda with the line served',
-    errors: [
-      ERRORS.COMANDA_NOT_FOUND,
-      ERRORS.ITEM_NOT_FOUND,
-      COCINA_ERRORS.ESTADO_COCINA_INVALIDO,
-      NOT_ABIERTA,
-      ERRORS.STATEMENT_TIMEOUT,
-    ],
+    errors: [comandaNotFound, itemNotFound, estadoCocinaInvalido, NOT_ABIERTA, statementTimeout],
   })
   @Idempotent()
   entregar(

@@ -1,93 +1,83 @@
-import { BadRequestError, ConflictError, NotFoundError } from '../common/errors/domain-error';
-import { example } from '../common/http/openapi-errors';
+import { defineError } from '../common/errors/error-catalogue';
 
 /** The error codes of the kitchen (docs/cocina.md). */
 
-export const estacionNotFound = (id: number) =>
-  new NotFoundError(`Estación ${id} does not exist`, 'ESTACION_NOT_FOUND', { id_estacion: id });
+export const estacionNotFound = defineError({
+  status: 404,
+  code: 'ESTACION_NOT_FOUND',
+  summary: 'No station has this id',
+  en: (id: number) => `Estación ${id} does not exist`,
+  es: (id) => `La estación ${id} no existe`,
+  detail: (id) => ({ id_estacion: id }),
+  example: [9],
+});
 
-export const envioNotFound = (id: number) =>
-  new NotFoundError(`Envío ${id} does not exist`, 'ENVIO_NOT_FOUND', { id_envio: id });
+export const envioNotFound = defineError({
+  status: 404,
+  code: 'ENVIO_NOT_FOUND',
+  summary: 'No ticket has this id',
+  en: (id: number) => `Envío ${id} does not exist`,
+  es: (id) => `El envío ${id} no existe`,
+  detail: (id) => ({ id_envio: id }),
+  example: [99],
+});
 
-export const categoriasNotFound = (ids: number[]) =>
-  new BadRequestError(`Categorías ${ids.join(', ')} do not exist`, 'CATEGORIA_NOT_FOUND', {
-    id_categoria: ids,
-  });
+export const categoriasNotFound = defineError({
+  status: 400,
+  code: 'CATEGORIA_NOT_FOUND',
+  summary: 'A category listed does not exist',
+  en: (ids: number[]) => `Categorías ${ids.join(', ')} do not exist`,
+  es: (ids) =>
+    ids.length === 1
+      ? `La categoría ${ids[0]} no existe`
+      : `Las categorías ${ids.join(', ')} no existen`,
+  detail: (ids) => ({ id_categoria: ids }),
+  example: [[99]],
+});
 
-export const cursoYaDisparado = (idComanda: number, curso: number) =>
-  new ConflictError(
+export const cursoYaDisparado = defineError({
+  status: 409,
+  code: 'CURSO_YA_DISPARADO',
+  summary: 'The course was fired already',
+  en: (idComanda: number, curso: number) =>
     `Course ${curso} of comanda ${idComanda} was fired already`,
-    'CURSO_YA_DISPARADO',
-    { id_comanda: idComanda, curso },
-  );
+  es: (idComanda, curso) => `El curso ${curso} de la comanda ${idComanda} ya se disparó`,
+  detail: (idComanda, curso) => ({ id_comanda: idComanda, curso }),
+  example: [301, 2],
+});
 
 /** A kitchen state that cannot move to the one asked for (a line's or a ticket's). */
-export const estadoCocinaInvalido = (
-  what: { id_item: number } | { id_envio: number },
-  estado: string,
-  pedido: string,
-) =>
-  new ConflictError(
+export const estadoCocinaInvalido = defineError({
+  status: 409,
+  code: 'ESTADO_COCINA_INVALIDO',
+  summary: 'The line or ticket is not in a state that moves there',
+  en: (what: { id_item: number } | { id_envio: number }, estado: string, pedido: string) =>
     `Cannot move ${'id_item' in what ? `line ${what.id_item}` : `ticket ${what.id_envio}`} from ${estado} to ${pedido}`,
-    'ESTADO_COCINA_INVALIDO',
-    { ...what, estado, pedido },
-  );
+  es: (what, estado, pedido) =>
+    `No se puede pasar ${'id_item' in what ? `la línea ${what.id_item}` : `el envío ${what.id_envio}`} de ${estado} a ${pedido}`,
+  detail: (what, estado, pedido) => ({ ...what, estado, pedido }),
+  example: [{ id_item: 977 }, 'enviado', 'entregado'],
+});
 
-export const sinEstacion = () =>
-  new ConflictError(
-    'No active preparation station takes these lines: create or activate one',
-    'SIN_ESTACION',
-  );
+/**
+ * A ticket's lines moved to another comanda while its change waited for the comanda's lock (the
+ * change is retried on that comanda; after three moves in a row the caller retries).
+ */
+export const envioMovido = defineError({
+  status: 409,
+  code: 'ENVIO_MOVIDO',
+  summary: 'The ticket’s lines kept moving to other comandas while it waited: retry',
+  en: (idEnvio: number) => `Ticket ${idEnvio} moved to another comanda meanwhile: retry`,
+  es: (idEnvio) => `El envío ${idEnvio} pasó a otra comanda mientras tanto: vuelva a intentarlo`,
+  detail: (idEnvio) => ({ id_envio: idEnvio }),
+  example: [41],
+});
 
-export const COCINA_ERRORS = {
-  ESTACION_NOT_FOUND: example(
-    404,
-    'ESTACION_NOT_FOUND',
-    'No station has this id',
-    'Estación 9 does not exist',
-    { id_estacion: 9 },
-  ),
-  ENVIO_NOT_FOUND: example(
-    404,
-    'ENVIO_NOT_FOUND',
-    'No ticket has this id',
-    'Envío 99 does not exist',
-    {
-      id_envio: 99,
-    },
-  ),
-  CATEGORIA_NOT_FOUND: example(
-    400,
-    'CATEGORIA_NOT_FOUND',
-    'A category listed does not exist',
-    'Categorías 99 do not exist',
-    { id_categoria: [99] },
-  ),
-  CURSO_YA_DISPARADO: example(
-    409,
-    'CURSO_YA_DISPARADO',
-    'The course was fired already',
-    'Course 2 of comanda 301 was fired already',
-    { id_comanda: 301, curso: 2 },
-  ),
-  ESTADO_COCINA_INVALIDO: example(
-    409,
-    'ESTADO_COCINA_INVALIDO',
-    'The line or ticket is not in a state that moves there',
-    'Cannot move line 977 from enviado to entregado',
-    { id_item: 977, estado: 'enviado', pedido: 'entregado' },
-  ),
-  ENVIO_MOVIDO: example(
-    409,
-    'ENVIO_MOVIDO',
-    'The ticket’s lines kept moving to other comandas while it waited: retry',
-    'Ticket 41 moved to another comanda meanwhile: retry',
-    { id_envio: 41 },
-  ),
-  SIN_ESTACION: example(
-    409,
-    'SIN_ESTACION',
-    'No active preparation station to route a line to',
-    'No active preparation station takes these lines: create or activate one',
-  ),
-};
+export const sinEstacion = defineError({
+  status: 409,
+  code: 'SIN_ESTACION',
+  summary: 'No active preparation station to route a line to',
+  en: () => 'No active preparation station takes these lines: create or activate one',
+  es: () => 'Ninguna estación de preparación activa recibe estas líneas: cree o active una',
+  example: [],
+});

@@ -7,7 +7,7 @@ import { comandaNotFound, itemNotFound } from '../comandas/comandas.errors';
 import type { LockedComanda } from '../comandas/comandas.repository';
 import { ComandasService } from '../comandas/comandas.service';
 import type { ComandaDetail } from '../comandas/dto/comanda-output.dto';
-import { ConflictError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
 import { StaleVersionError } from '../common/http/etag';
 import type { Queryable } from '../database/sql';
 import { TenantContext } from '../tenancy/tenant-context';
@@ -18,6 +18,7 @@ import {
   cursoYaDisparado,
   envioNotFound,
   estacionNotFound,
+  envioMovido,
   estadoCocinaInvalido,
 } from './cocina.errors';
 import { toEnvio, toEstacion, toLineFields } from './cocina.mapper';
@@ -30,11 +31,9 @@ import type { EnvioDto, EnvioResult, EstacionDto } from './dto/cocina-output.dto
  * A ticket's lines moved to another comanda while its change waited for the comanda's lock (the
  * change is retried on that comanda; after three moves in a row the caller retries).
  */
-class EnvioMoved extends ConflictError {
+class EnvioMoved extends DomainError {
   constructor(idEnvio: number) {
-    super(`Ticket ${idEnvio} moved to another comanda meanwhile: retry`, 'ENVIO_MOVIDO', {
-      id_envio: idEnvio,
-    });
+    super(envioMovido.options(idEnvio));
   }
 }
 

@@ -5,7 +5,7 @@ import { IsInt, IsOptional, Max, validateSync } from 'class-validator';
 import { Grants } from '../auth/grants';
 import type { Actor } from '../auth/auth.decorators';
 import type { Queryable } from '../database/sql';
-import { example } from '../common/http/openapi-errors';
+import { defineError } from '../common/errors/error-catalogue';
 import { comandaAcciones } from './comanda-actions';
 import {
   composedExtensions,
@@ -45,7 +45,14 @@ class Alergenos {
   alergenos!: string[];
 }
 
-const NO_ASI = example(409, 'NO_ASI', 'The first extension refuses it', 'Not this way');
+const NO_ASI = defineError({
+  status: 409,
+  code: 'NO_ASI',
+  summary: 'The first extension refuses it',
+  en: () => 'Not this way',
+  es: () => 'Así no',
+  example: [],
+});
 
 const PRIMERA = defineComandaExtension({
   name: 'primera',

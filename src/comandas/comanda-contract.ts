@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { DECORATORS } from '@nestjs/swagger';
 import type { Permission } from '../auth/permissions';
 import { ResourceActions } from '../auth/resource-actions';
-import type { ErrorExample } from '../common/http/openapi-errors';
+import type { DocumentedError } from '../common/http/openapi-errors';
 import {
   COMANDA_STATES,
   type ActionMoves,
@@ -21,7 +21,7 @@ export interface ExtensionAction {
 /** Errors an extension's rules answer on the comanda's own routes that perform `on`. */
 export interface ExtensionErrors {
   on: readonly ComandaAction[];
-  errors: readonly ErrorExample[];
+  errors: readonly DocumentedError[];
 }
 
 /**

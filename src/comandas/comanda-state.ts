@@ -1,4 +1,5 @@
-import { ConflictError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
+import { invalidTransition } from './comandas.errors';
 
 /**
  * The comanda state machine (docs/comandas.md, States), in one place. A comanda's effective
@@ -113,15 +114,12 @@ export function stateOf(comanda: { estado: ComandaEstado; eliminada: boolean }):
   return comanda.eliminada ? 'eliminada' : comanda.estado;
 }
 
-export class InvalidTransitionError extends ConflictError {
+export class InvalidTransitionError extends DomainError {
   constructor(
     readonly state: ComandaState,
     readonly action: ComandaAction,
   ) {
-    super(`Cannot ${action} a comanda that is ${state}`, 'INVALID_TRANSITION', {
-      estado: state,
-      action,
-    });
+    super(invalidTransition.options(state, action));
   }
 }
 

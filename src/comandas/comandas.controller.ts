@@ -6,7 +6,7 @@ import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decora
 import { RequireActionPermission, RequireActionPermissionOf } from '../auth/resource-actions';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import { IfMatch, Versioned } from '../common/http/versioned';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import {
@@ -32,17 +32,35 @@ import {
   SplitResult,
 } from './dto/comanda-output.dto';
 import { ListComandasQuery } from './dto/list-comandas.query';
+import {
+  actionWithFields,
+  comandaEmpty,
+  comandaNotFound,
+  emptyChange,
+  invalidMerge,
+  invalidSplit,
+  invalidTransition,
+  itemNotFound,
+  mergeNotAbierta,
+  productsInactive,
+  productsNotFound,
+} from './comandas.errors';
+import {
+  foreignKeyViolation,
+  statementTimeout,
+  validationError,
+} from '../common/errors/common.errors';
 
 /**
  * The errors of the routes that change a comanda (the statuses every tenant route shares, the
  * body's, the id's and If-Match's, are added to the document in one place: openapi-contract.ts). A
  * statement cancelled by DB_STATEMENT_TIMEOUT_MS is 503 on these routes.
  */
-const CHANGE_ERRORS = [ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT];
+const CHANGE_ERRORS = [comandaNotFound, statementTimeout];
 const LINE_ERRORS = [
   ...CHANGE_ERRORS,
-  ERRORS.ITEM_NOT_FOUND,
-  { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+  itemNotFound,
+  { ...invalidTransition.example, summary: 'The comanda is not abierta' },
 ];
 
 /**
@@ -79,14 +97,8 @@ export class ComandasController {
     },
   })
   @ApiErrors(
-    {
-      ...ERRORS.VALIDATION_FAILED,
-      body: {
-        ...ERRORS.VALIDATION_FAILED.body,
-        detail: ['estado must be one of the following values: abierta, cerrada'],
-      },
-    },
-    ERRORS.STATEMENT_TIMEOUT,
+    validationError.exampleOf(['estado must be one of the following values: abierta, cerrada']),
+    statementTimeout,
   )
   async list(@Query() query: ListComandasQuery, @Res({ passthrough: true }) res: Response) {
     const { items, total } = await this.comandas.list(query);
@@ -108,11 +120,11 @@ export class ComandasController {
       },
     },
     errors: [
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.PRODUCT_NOT_FOUND,
-      ERRORS.PRODUCT_INACTIVE,
-      ERRORS.UNKNOWN_REFERENCE,
-      ERRORS.STATEMENT_TIMEOUT,
+      validationError,
+      productsNotFound,
+      productsInactive,
+      foreignKeyViolation,
+      statementTimeout,
     ],
   })
   @Idempotent()
@@ -131,7 +143,7 @@ export class ComandasController {
     summary: 'A comanda with its lines (also when eliminada)',
     type: ComandaDetail,
     returns: 'The comanda',
-    errors: [ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT],
+    errors: [comandaNotFound, statementTimeout],
   })
   get(@Param('id', ParseIdPipe) id: number) {
     return this.comandas.get(id);
@@ -156,12 +168,12 @@ export class ComandasController {
     returns: 'The comanda as changed',
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.ACTION_WITH_FIELDS,
-      ERRORS.EMPTY_CHANGE,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.UNKNOWN_REFERENCE,
-      ERRORS.INVALID_TRANSITION,
-      ERRORS.COMANDA_EMPTY,
+      actionWithFields,
+      emptyChange,
+      validationError,
+      foreignKeyViolation,
+      invalidTransition,
+      comandaEmpty,
     ],
   })
   @ApiBody({
@@ -195,16 +207,8 @@ export class ComandasController {
     returns: 'The comanda, eliminada',
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.VALIDATION_FAILED,
-      {
-        ...ERRORS.INVALID_TRANSITION,
-        summary: 'Already eliminada',
-        body: {
-          ...ERRORS.INVALID_TRANSITION.body,
-          error: 'Cannot eliminar a comanda that is eliminada',
-          detail: { estado: 'eliminada', action: 'eliminar' },
-        },
-      },
+      validationError,
+      { ...invalidTransition.exampleOf('eliminada', 'eliminar'), summary: 'Already eliminada' },
     ],
   })
   @ApiQuery({
@@ -228,7 +232,7 @@ export class ComandasController {
   @Get(':id/eventos')
   @ApiOperation({ summary: 'Audit trail of the comanda, oldest first' })
   @ApiOkResponse({ type: [ComandaEvento], description: 'The events, oldest first' })
-  @ApiErrors(ERRORS.COMANDA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(comandaNotFound, statementTimeout)
   events(@Param('id', ParseIdPipe) id: number) {
     return this.comandas.events(id);
   }
@@ -242,11 +246,11 @@ export class ComandasController {
     status: 201,
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.PRODUCT_NOT_FOUND,
-      ERRORS.PRODUCT_INACTIVE,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.UNKNOWN_REFERENCE,
-      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+      productsNotFound,
+      productsInactive,
+      validationError,
+      foreignKeyViolation,
+      { ...invalidTransition.example, summary: 'The comanda is not abierta' },
     ],
   })
   @Idempotent()
@@ -265,7 +269,7 @@ export class ComandasController {
     summary: 'Change the quantity or note of a line of an open comanda',
     type: ComandaDetail,
     returns: 'The comanda as changed',
-    errors: [...LINE_ERRORS, ERRORS.VALIDATION_FAILED, ERRORS.EMPTY_CHANGE],
+    errors: [...LINE_ERRORS, validationError, emptyChange],
   })
   @Idempotent()
   changeItem(
@@ -287,7 +291,7 @@ export class ComandasController {
       'snapshot of the line.',
     type: ComandaDetail,
     returns: 'The comanda without the line',
-    errors: [...LINE_ERRORS, ERRORS.VALIDATION_FAILED],
+    errors: [...LINE_ERRORS, validationError],
   })
   @ApiQuery({
     name: 'motivo',
@@ -333,10 +337,10 @@ export class ComandasController {
     },
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.INVALID_SPLIT,
-      ERRORS.UNKNOWN_REFERENCE,
-      { ...ERRORS.INVALID_TRANSITION, summary: 'The comanda is not abierta' },
+      validationError,
+      invalidSplit,
+      foreignKeyViolation,
+      { ...invalidTransition.example, summary: 'The comanda is not abierta' },
     ],
   })
   @Idempotent()
@@ -365,10 +369,10 @@ export class ComandasController {
     returns: 'This comanda with all the lines',
     errors: [
       ...CHANGE_ERRORS,
-      ERRORS.VALIDATION_FAILED,
-      ERRORS.INVALID_MERGE,
-      ERRORS.MERGE_NOT_ABIERTA,
-      { ...ERRORS.INVALID_TRANSITION, summary: 'This comanda is not abierta' },
+      validationError,
+      invalidMerge,
+      mergeNotAbierta,
+      { ...invalidTransition.example, summary: 'This comanda is not abierta' },
     ],
   })
   @Idempotent()

@@ -11,6 +11,7 @@ import {
   type ValidatorConstraintInterface,
   type ValidationArguments,
 } from 'class-validator';
+import { validationError } from './errors/common.errors';
 import { isBusinessDate, isInstantText } from './time';
 
 /** The largest PostgreSQL integer: an id above it is refused before the database (22003). */
@@ -122,9 +123,18 @@ export function validationMessages(errors: ValidationError[], parent = ''): stri
   });
 }
 
-/** 400 VALIDATION_FAILED with these messages (the answer of every refused body or query). */
-export const validationFailed = (detail: string[]) =>
-  new BadRequestException({ message: 'Validation failed', code: 'VALIDATION_FAILED', detail });
+/**
+ * 400 VALIDATION_FAILED with these messages (the answer of every refused body or query): the
+ * validation pipe's BadRequestException, carrying the error of the catalogue entry (its text in
+ * both languages) as its cause, which the exception filter answers.
+ */
+export const validationFailed = (detail: string[]) => {
+  const error = validationError(detail);
+  return new BadRequestException(
+    { message: error.message, code: error.code, detail: error.detail },
+    { cause: error },
+  );
+};
 
 /**
  * Path parameters are left to their own pipes (ParseIdPipe sees the text as sent). A query

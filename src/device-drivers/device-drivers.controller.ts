@@ -14,7 +14,6 @@ import {
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
   ApiExcludeController,
@@ -26,8 +25,17 @@ import { Public, RequirePermission } from '../auth/auth.decorators';
 import { ApiTag, LongRunning } from '../common/decorators';
 import { NoTenant, TenantScoped } from '../tenancy/tenancy.decorators';
 import { AcceptsBody, ANY_BODY } from '../common/http/body-type';
+import { validationError } from '../common/errors/common.errors';
 import { ErrorBody } from '../common/errors/error-body.dto';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { AttendanceFilesService } from './attendance-files.service';
+import {
+  driverNotFileTransport,
+  driverNotImportable,
+  exportHeaderMismatch,
+  fileRequired,
+  unknownDriver,
+} from './device-drivers.errors';
 import { DevicesService } from './devices.service';
 import { DriverRegistry } from './driver-registry';
 import {
@@ -114,11 +122,14 @@ export class AttendanceImportController {
     },
   })
   @ApiOkResponse({ type: ImportSummaryDto })
-  @ApiBadRequestResponse({
-    type: ErrorBody,
-    description:
-      'FILE_REQUIRED, UNKNOWN_DRIVER, DRIVER_NOT_FILE, DRIVER_NOT_IMPORTABLE, EXPORT_HEADER_MISMATCH, VALIDATION_FAILED',
-  })
+  @ApiErrors(
+    validationError,
+    fileRequired,
+    unknownDriver,
+    driverNotFileTransport,
+    driverNotImportable,
+    exportHeaderMismatch,
+  )
   @ApiPayloadTooLargeResponse({
     type: ErrorBody,
     description: 'The file is larger than UPLOAD_MAX_BYTES',

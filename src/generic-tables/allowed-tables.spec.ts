@@ -1,4 +1,3 @@
-import { ERRORS } from '../common/http/openapi-errors';
 import {
   ALLOWED_TABLES,
   checkColumnName,
@@ -8,6 +7,7 @@ import {
   MODULE_OWNED,
   writeAccessOf,
 } from './allowed-tables';
+import { tableReadOnly } from './generic-tables.errors';
 
 /** The tables a module owns (docs/generic-tables.md, "Read-only tables"). */
 const READ_ONLY = [
@@ -124,7 +124,7 @@ describe('tables a module owns', () => {
   });
 
   it('is what the OpenAPI document shows as the example of TABLE_READ_ONLY', () => {
-    const { error, detail } = ERRORS.TABLE_READ_ONLY.body;
+    const { error, detail } = tableReadOnly.example.body;
     expect(() => checkWritable('comandas')).toThrow(
       expect.objectContaining({ message: error, detail }),
     );

@@ -1,4 +1,10 @@
-import { BadRequestError } from '../common/errors/domain-error';
+import {
+  invalidColumnName,
+  invalidTableName,
+  tableNotAllowed,
+  tableReadOnly,
+  viewReason,
+} from './generic-tables.errors';
 
 /** The only tables and view the generic routes may touch (docs/api-contract.md). */
 export const ALLOWED_TABLES = [
@@ -150,11 +156,11 @@ export function isIdentifier(name: string): boolean {
  */
 export function checkTableName(name: string): AllowedTable {
   if (!isIdentifier(name)) {
-    throw new BadRequestError(`Invalid table name: ${JSON.stringify(name)}`, 'INVALID_IDENTIFIER');
+    throw invalidTableName(name);
   }
   const table = name.toLowerCase();
   if (!(ALLOWED_TABLES as readonly string[]).includes(table)) {
-    throw new BadRequestError(`Table not allowed: ${table}`, 'TABLE_NOT_ALLOWED');
+    throw tableNotAllowed(table);
   }
   return table as AllowedTable;
 }
@@ -162,7 +168,7 @@ export function checkTableName(name: string): AllowedTable {
 /** Checks a column name against the identifier rule (its existence is checked on the table). */
 export function checkColumnName(name: string): string {
   if (!isIdentifier(name)) {
-    throw new BadRequestError(`Invalid column name: ${JSON.stringify(name)}`, 'INVALID_IDENTIFIER');
+    throw invalidColumnName(name);
   }
   return name.toLowerCase();
 }
@@ -175,11 +181,6 @@ export interface WriteAccess {
   read_only_reason: string | null;
   /** The module that owns the table and the routes that write it; null when none does. */
   owner: { module: string; routes: readonly string[] } | null;
-}
-
-/** Why a view takes no rows (POST answers it as NOT_INSERTABLE). */
-export function viewReason(view: string): string {
-  return `${view} is a view: rows cannot be inserted into it`;
 }
 
 export function writeAccessOf(table: AllowedTable, kind: 'table' | 'view'): WriteAccess {
@@ -201,10 +202,5 @@ export function writeAccessOf(table: AllowedTable, kind: 'table' | 'view'): Writ
 export function checkWritable(table: AllowedTable): void {
   const owner = MODULE_OWNED[table];
   if (!owner) return;
-  throw new BadRequestError(
-    `Table ${table} is read-only through the generic table routes: ${owner.reason}. ` +
-      `Use ${owner.routes.join(', ')} instead`,
-    'TABLE_READ_ONLY',
-    { table, module: owner.module, routes: owner.routes },
-  );
+  throw tableReadOnly(table, owner.module, owner.reason, owner.routes);
 }

@@ -11,16 +11,31 @@ import {
 } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { GenericTablesService } from './generic-tables.service';
 import { InsertedRow, OptionItem, RowsQuery, TableSchema } from './generic-tables.dto';
+import {
+  invalidColumnName,
+  invalidColumnValue,
+  invalidLimit,
+  invalidTableName,
+  notInsertable,
+  tableNotAllowed,
+  tableNotFound,
+  tableReadOnly,
+  unknownColumn,
+} from './generic-tables.errors';
+import {
+  checkViolation,
+  foreignKeyViolation,
+  invalidValue,
+  notNullViolation,
+  uniqueViolation,
+  validationError,
+} from '../common/errors/common.errors';
 
 /** A table name is checked before any SQL: these are the answers of every route that takes one. */
-const TABLE_NAME_ERRORS = [
-  ERRORS.INVALID_IDENTIFIER,
-  ERRORS.TABLE_NOT_ALLOWED,
-  ERRORS.TABLE_NOT_FOUND,
-];
+const TABLE_NAME_ERRORS = [invalidTableName, tableNotAllowed, tableNotFound];
 const TABLE_PARAM = {
   name: 'table',
   description: 'An allowed table (GET /api/v1/tables); case-insensitive',
@@ -68,12 +83,7 @@ export class GenericTablesController {
     schema: { type: 'string', example: 'id_categoria' },
   })
   @ApiOkResponse({ type: [OptionItem], description: 'The options, ordered by label' })
-  @ApiErrors(...TABLE_NAME_ERRORS, ERRORS.UNKNOWN_COLUMN, {
-    ...ERRORS.INVALID_IDENTIFIER,
-    name: 'INVALID_COLUMN_NAME',
-    summary: 'A column name that is not an identifier',
-    body: { ...ERRORS.INVALID_IDENTIFIER.body, error: 'Invalid column name: "x-y"' },
-  })
+  @ApiErrors(...TABLE_NAME_ERRORS, unknownColumn, invalidColumnName)
   options(@Param('table') table: string, @Param('column') column: string) {
     return this.service.options(table, column);
   }
@@ -95,10 +105,9 @@ export class GenericTablesController {
     description: 'The rows, each an object of its columns',
     schema: { type: 'array', items: { type: 'object', additionalProperties: true } },
   })
-  @ApiErrors(...TABLE_NAME_ERRORS, ERRORS.INVALID_LIMIT, {
-    ...ERRORS.VALIDATION_FAILED,
+  @ApiErrors(...TABLE_NAME_ERRORS, invalidLimit, {
+    ...validationError.exampleOf(['property orden should not exist']),
     summary: 'A query parameter other than limit, or limit given twice',
-    body: { ...ERRORS.VALIDATION_FAILED.body, detail: ['property orden should not exist'] },
   })
   rows(@Param('table') table: string, @Query() query: RowsQuery) {
     return this.service.rows(table, query.limit);
@@ -125,14 +134,14 @@ export class GenericTablesController {
   @ApiCreatedResponse({ type: InsertedRow, description: 'The row as stored' })
   @ApiErrors(
     ...TABLE_NAME_ERRORS,
-    ERRORS.TABLE_READ_ONLY,
-    ERRORS.NOT_INSERTABLE,
-    ERRORS.INVALID_VALUE,
-    { ...ERRORS.UNKNOWN_REFERENCE, summary: 'A referenced row that does not exist' },
-    ERRORS.UNIQUE_VIOLATION,
-    ERRORS.CHECK_VIOLATION,
-    ERRORS.NOT_NULL_VIOLATION,
-    ERRORS.INVALID_TEXT,
+    tableReadOnly,
+    notInsertable,
+    invalidColumnValue,
+    { ...foreignKeyViolation.example, summary: 'A referenced row that does not exist' },
+    uniqueViolation,
+    checkViolation,
+    notNullViolation,
+    invalidValue,
   )
   insert(@Param('table') table: string, @Body() body: unknown) {
     return this.service.insert(table, body);

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError } from '../common/errors/domain-error';
 import { checkViolationOf, translatePgError } from '../common/errors/pg-error.translator';
 import { formatInstant } from '../common/time';
 import { TenantContext } from '../tenancy/tenant-context';
@@ -8,10 +7,17 @@ import {
   checkColumnName,
   checkTableName,
   checkWritable,
-  viewReason,
   writeAccessOf,
   type AllowedTable,
 } from './allowed-tables';
+import {
+  invalidColumnValue,
+  invalidLimit,
+  notInsertable,
+  rowNotAnObject,
+  tableNotFound,
+  unknownColumn,
+} from './generic-tables.errors';
 import { GenericTablesRepository, type Row } from './generic-tables.repository';
 import {
   TableMetadataService,
@@ -56,13 +62,7 @@ function converterOf(column: ColumnMetadata): Converter {
 export function parseRowsLimit(raw: string | undefined): number {
   if (raw === undefined) return ROWS_DEFAULT;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
-    throw new BadRequestError(
-      `limit must be a positive integer (at most ${ROWS_MAX} rows are returned)`,
-      'INVALID_LIMIT',
-      {
-        limit: raw,
-      },
-    );
+    throw invalidLimit(raw, ROWS_MAX);
   }
   return Math.min(Number(raw), ROWS_MAX);
 }
@@ -156,10 +156,8 @@ export class GenericTablesService {
     // a table a module owns is refused from its name alone, before any SQL (even the catalog's)
     checkWritable(checkTableName(name));
     const meta = await this.table(name);
-    if (meta.kind === 'view') throw new BadRequestError(viewReason(meta.table), 'NOT_INSERTABLE');
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new BadRequestError('The body must be a JSON object of column values', 'INVALID_BODY');
-    }
+    if (meta.kind === 'view') throw notInsertable(meta.table);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw rowNotAnObject();
     const given = body as Record<string, unknown>;
     // Keys that are not insertable columns are ignored (rule 2); none left: a row of defaults (rule 3).
     const values = meta.columns
@@ -175,22 +173,14 @@ export class GenericTablesService {
   private async table(name: string): Promise<TableMetadata> {
     const table = checkTableName(name);
     const meta = await this.run(() => this.metadata.get(table));
-    if (!meta)
-      throw new BadRequestError(
-        `Table ${table} does not exist in this tenant's database`,
-        'TABLE_NOT_FOUND',
-      );
+    if (!meta) throw tableNotFound(table);
     return meta;
   }
 
   private column(meta: TableMetadata, name: string): ColumnMetadata {
     const columnName = checkColumnName(name);
     const column = meta.columns.find((c) => c.name === columnName);
-    if (!column)
-      throw new BadRequestError(
-        `Table ${meta.table} has no column ${columnName}`,
-        'UNKNOWN_COLUMN',
-      );
+    if (!column) throw unknownColumn(meta.table, columnName);
     return column;
   }
 
@@ -199,13 +189,7 @@ export class GenericTablesService {
     if (value === null || value === undefined) return null;
     if (JSON_TYPES.has(column.udt)) return JSON.stringify(value);
     if (typeof value === 'object') {
-      throw new BadRequestError(
-        `Column ${column.name} (${column.type}) takes a single value`,
-        'INVALID_VALUE',
-        {
-          column: column.name,
-        },
-      );
+      throw invalidColumnValue(column.name, column.type);
     }
     return value;
   }

@@ -1,4 +1,13 @@
-import { Controller, Get, HttpStatus, Inject, Res, VERSION_NEUTRAL, Version } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Headers,
+  HttpStatus,
+  Inject,
+  Res,
+  VERSION_NEUTRAL,
+  Version,
+} from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
@@ -8,12 +17,14 @@ import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from '../common/config/config.tokens';
 import { withDeadline } from '../common/deadline';
 import { ApiTag, NotRateLimited } from '../common/decorators';
+import { requestedLanguage, setErrorLanguage } from '../common/errors/language';
 import { NoTenant } from '../tenancy/tenancy.decorators';
 import type { DatabaseTarget } from '../database/database-target';
 import { TenantDataSources } from '../tenancy/tenant-datasources.service';
 import { ComandaEventHub } from '../comandas/stream/comanda-event-hub.service';
 import { connectionBudget } from '../common/config/connection-budget';
 import { HealthReport, HealthUnavailableReport } from './health.dto';
+import { controlDatabaseDown } from './health.errors';
 
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -47,7 +58,10 @@ export class HealthController {
       'error and code (`DATABASE_UNAVAILABLE`) of the error envelope (Retry-After)',
     type: HealthUnavailableReport,
   })
-  async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
+  async health(
+    @Res({ passthrough: true }) res: Response,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+  ): Promise<HealthReport> {
     const started = process.hrtime.bigint();
     // the control database and the tenant databases are probed side by side
     const [database, tenantsDown] = await Promise.all([
@@ -74,10 +88,14 @@ export class HealthController {
       uptimeSeconds: Math.round(process.uptime()),
     };
     if (database.status !== 'up') {
-      res.status(HttpStatus.SERVICE_UNAVAILABLE).setHeader('Retry-After', '5');
+      const down = controlDatabaseDown();
+      const language = requestedLanguage(acceptLanguage);
+      res.status(HttpStatus.SERVICE_UNAVAILABLE);
+      for (const [name, value] of Object.entries(down.headers ?? {})) res.setHeader(name, value);
+      setErrorLanguage(res, language);
       Object.assign(report, {
-        error: 'The control database does not answer',
-        code: 'DATABASE_UNAVAILABLE',
+        error: language === 'es' ? down.spanish : down.message,
+        code: down.code,
       });
     }
     return report;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BadRequestError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
+import { idempotencyKeyInvalid, type IdempotencyKeyProblem } from './idempotency.errors';
 
 /** The request header (the IETF httpapi draft's name). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -9,11 +10,9 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** 1 to 255 visible ASCII characters (no space, no control). */
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-export class InvalidIdempotencyKeyError extends BadRequestError {
-  constructor(reason: string) {
-    super(`Idempotency-Key ${reason}`, 'IDEMPOTENCY_KEY_INVALID', {
-      rule: '1 to 255 visible ASCII characters, sent once',
-    });
+export class InvalidIdempotencyKeyError extends DomainError {
+  constructor(problem: IdempotencyKeyProblem) {
+    super(idempotencyKeyInvalid.options(problem));
   }
 }
 
@@ -25,13 +24,13 @@ export class InvalidIdempotencyKeyError extends BadRequestError {
  */
 export function parseIdempotencyKey(raw: string | string[] | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (Array.isArray(raw)) throw new InvalidIdempotencyKeyError('is sent more than once');
+  if (Array.isArray(raw)) throw new InvalidIdempotencyKeyError('sent-twice');
   const quoted = /^"(.*)"$/.exec(raw);
   const key = quoted ? quoted[1] : raw;
-  if (key.length === 0) throw new InvalidIdempotencyKeyError('is empty');
-  if (key.length > 255) throw new InvalidIdempotencyKeyError('is longer than 255 characters');
+  if (key.length === 0) throw new InvalidIdempotencyKeyError('empty');
+  if (key.length > 255) throw new InvalidIdempotencyKeyError('too-long');
   if (!KEY.test(key)) {
-    throw new InvalidIdempotencyKeyError('has a character that is not visible ASCII');
+    throw new InvalidIdempotencyKeyError('not-ascii');
   }
   return key;
 }

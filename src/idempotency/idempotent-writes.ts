@@ -4,13 +4,12 @@ import type { EntityManager } from 'typeorm';
 import type { RequestWithUser } from '../auth/auth.decorators';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
-import { domainErrorOf, toEnvelope } from '../common/errors/all-exceptions.filter';
-import { DomainError } from '../common/errors/domain-error';
+import { domainErrorOf } from '../common/errors/all-exceptions.filter';
 import { TRANSIENT_SQLSTATES } from '../common/errors/pg-error.translator';
 import { etagOf } from '../common/http/etag';
 import { ContextKey, RequestContext } from '../common/context/request-context';
 import { AppLogger, type Logger } from '../common/logging/logger';
-import { ReplayedResponse } from '../common/http/replayed-response';
+import { ReplayedResponse, storedRefusal } from '../common/http/replayed-response';
 import { TenantContext } from '../tenancy/tenant-context';
 import {
   fingerprintOf,
@@ -20,6 +19,7 @@ import {
 } from './idempotency-key';
 import type { Queryable } from '../database/sql';
 import { TransactionConnection } from '../database/transaction';
+import { idempotencyKeyInUse, idempotencyKeyReused } from './idempotency.errors';
 import { IdempotencyRepository, type StoredAnswer } from './idempotency.repository';
 
 type IdempotentRequest = RequestWithUser & { id?: unknown };
@@ -41,31 +41,6 @@ const IDEMPOTENT_CALL = new ContextKey<IdempotentCall | undefined>('idempotentCa
 const PURGE_EVERY_MS = 10 * 60_000;
 /** The savepoint that separates the request's effect from the key's lock and answer. */
 const EFFECT = 'idempotent_effect';
-
-/** 409 IDEMPOTENCY_KEY_IN_USE: the first request with the key has not finished yet. */
-class KeyInUseError extends DomainError {
-  constructor() {
-    super({
-      status: 409,
-      code: 'IDEMPOTENCY_KEY_IN_USE',
-      message: 'A request with this Idempotency-Key is still running',
-      detail: { retryAfterSeconds: 1 },
-      headers: { 'Retry-After': '1' },
-    });
-  }
-}
-
-/** 422 IDEMPOTENCY_KEY_REUSED: the key was used for another request. */
-class KeyReusedError extends DomainError {
-  constructor(method: string, route: string) {
-    super({
-      status: 422,
-      code: 'IDEMPOTENCY_KEY_REUSED',
-      message: 'This Idempotency-Key was used for another request',
-      detail: { method, route },
-    });
-  }
-}
 
 /**
  * Idempotent writes (docs/comandas.md): with an `Idempotency-Key`, the route's effect and its
@@ -139,10 +114,10 @@ export class IdempotentWrites {
     try {
       await runner.startTransaction();
       const tx = connection.manager;
-      if (!(await this.repository.tryLock(tx, key, user))) throw new KeyInUseError();
+      if (!(await this.repository.tryLock(tx, key, user))) throw idempotencyKeyInUse();
       const stored = await this.repository.find(tx, key, user);
       if (stored) {
-        if (stored.huella !== fingerprint) throw new KeyReusedError(request.method, route);
+        if (stored.huella !== fingerprint) throw idempotencyKeyReused(request.method, route);
         throw this.replay(stored);
       }
 
@@ -158,7 +133,7 @@ export class IdempotentWrites {
         // a refusal: nothing of the effect stays, the refusal is the key's answer
         await tx.query(`ROLLBACK TO SAVEPOINT ${EFFECT}`);
         const requestId = typeof request.id === 'string' ? request.id : undefined;
-        const body = toEnvelope(refusal, requestId);
+        const body = storedRefusal(refusal, requestId);
         await this.save(tx, identity, { status: refusal.status, body, etag: null, location: null });
         await runner.commitTransaction();
         throw error;

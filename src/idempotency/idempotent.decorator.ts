@@ -1,6 +1,11 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
+import {
+  idempotencyKeyInUse,
+  idempotencyKeyInvalid,
+  idempotencyKeyReused,
+} from './idempotency.errors';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency-key';
 import { IdempotentWrites } from './idempotent-writes';
 
@@ -47,10 +52,6 @@ export function Idempotent() {
         '1 to 255 visible ASCII characters, one per intended change (a UUID).',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
     }),
-    ApiErrors(
-      ERRORS.IDEMPOTENCY_KEY_INVALID,
-      ERRORS.IDEMPOTENCY_KEY_IN_USE,
-      ERRORS.IDEMPOTENCY_KEY_REUSED,
-    ),
+    ApiErrors(idempotencyKeyInvalid, idempotencyKeyInUse, idempotencyKeyReused),
   );
 }

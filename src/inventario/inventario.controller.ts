@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import { RequireActionPermission } from '../auth/resource-actions';
 import { ApiTag } from '../common/decorators';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe, ParseInt4IdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
@@ -26,8 +26,17 @@ import {
   SaldoDto,
 } from './dto/inventario-output.dto';
 import { CONTEO_ACCIONES } from './inventario-actions';
-import { INVENTARIO_ERRORS } from './inventario.errors';
 import { InventarioService } from './inventario.service';
+import { statementTimeout, validationError } from '../common/errors/common.errors';
+import {
+  conteoNoEditable,
+  conteoNotFound,
+  corteFuturo,
+  materiaNotFound,
+  materiaRepetida,
+  periodoCerrado,
+  productoNotFound,
+} from './inventario.errors';
 
 const TOTAL_COUNT = (what: string) => ({
   'X-Total-Count': {
@@ -58,7 +67,7 @@ export class InventarioController {
       'negativo: below zero (a sale never waits for stock); bajo_minimo: below mate_primas.stock_minimo.',
   })
   @ApiOkResponse({ type: [SaldoDto], description: 'By material name' })
-  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(statementTimeout)
   saldos() {
     return this.inventario.saldos();
   }
@@ -71,7 +80,7 @@ export class InventarioController {
       'For whoever records waste (inventario:waste): the kitchen picks the material by its name without reading the stock or its value.',
   })
   @ApiOkResponse({ type: [MaterialDto], description: 'By name' })
-  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(statementTimeout)
   materiales() {
     return this.inventario.materiales();
   }
@@ -87,7 +96,7 @@ export class InventarioController {
     description: 'A page of movements',
     headers: TOTAL_COUNT('Movements'),
   })
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   async movimientos(
     @Query() query: ListMovimientosQuery,
     @Res({ passthrough: true }) res: Response,
@@ -105,12 +114,7 @@ export class InventarioController {
       'Posts a merma movement at the average cost (stock may go negative). Dated at or before the last applied count’s cut-off: 409 PERIODO_CERRADO.',
   })
   @ApiCreatedResponse({ type: MovimientoStockDto, description: 'The movement' })
-  @ApiErrors(
-    ERRORS.VALIDATION_FAILED,
-    INVENTARIO_ERRORS.MATERIA_NOT_FOUND,
-    INVENTARIO_ERRORS.PERIODO_CERRADO,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(validationError, materiaNotFound, periodoCerrado, statementTimeout)
   @Idempotent()
   merma(@Body() body: MermaBody, @CurrentActor() actor: Actor) {
     return this.inventario.merma(body, actor);
@@ -126,7 +130,7 @@ export class InventarioController {
     description: 'A page of counts',
     headers: TOTAL_COUNT('Counts'),
   })
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   async conteos(@Query() query: ListConteosQuery, @Res({ passthrough: true }) res: Response) {
     const { items, total } = await this.inventario.conteos(
       query.estado,
@@ -146,12 +150,12 @@ export class InventarioController {
   })
   @ApiCreatedResponse({ type: ConteoDto, description: 'The draft' })
   @ApiErrors(
-    ERRORS.VALIDATION_FAILED,
-    INVENTARIO_ERRORS.MATERIA_NOT_FOUND,
-    INVENTARIO_ERRORS.MATERIA_REPETIDA,
-    INVENTARIO_ERRORS.CORTE_FUTURO,
-    INVENTARIO_ERRORS.PERIODO_CERRADO,
-    ERRORS.STATEMENT_TIMEOUT,
+    validationError,
+    materiaNotFound,
+    materiaRepetida,
+    corteFuturo,
+    periodoCerrado,
+    statementTimeout,
   )
   @Idempotent()
   createConteo(@Body() body: ConteoBody, @CurrentActor() actor: Actor) {
@@ -161,7 +165,7 @@ export class InventarioController {
   @Get('inventario/conteos/:id')
   @ApiOperation({ summary: 'A count sheet with its lines, differences and acciones' })
   @ApiOkResponse({ type: ConteoDto, description: 'The count' })
-  @ApiErrors(INVENTARIO_ERRORS.CONTEO_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(conteoNotFound, statementTimeout)
   conteo(@Param('id', ParseIdPipe) id: number) {
     return this.inventario.conteo(id);
   }
@@ -173,12 +177,12 @@ export class InventarioController {
   })
   @ApiOkResponse({ type: ConteoDto, description: 'The draft' })
   @ApiErrors(
-    INVENTARIO_ERRORS.CONTEO_NOT_FOUND,
-    ERRORS.VALIDATION_FAILED,
-    INVENTARIO_ERRORS.MATERIA_NOT_FOUND,
-    INVENTARIO_ERRORS.MATERIA_REPETIDA,
-    INVENTARIO_ERRORS.CONTEO_NO_BORRADOR,
-    ERRORS.STATEMENT_TIMEOUT,
+    conteoNotFound,
+    validationError,
+    materiaNotFound,
+    materiaRepetida,
+    conteoNoEditable,
+    statementTimeout,
   )
   @Idempotent()
   updateConteo(@Param('id', ParseIdPipe) id: number, @Body() body: ConteoPatchBody) {
@@ -198,12 +202,7 @@ export class InventarioController {
     type: ConteoDto,
     description: 'The applied count, its system quantities frozen',
   })
-  @ApiErrors(
-    INVENTARIO_ERRORS.CONTEO_NOT_FOUND,
-    INVENTARIO_ERRORS.CONTEO_NO_BORRADOR,
-    INVENTARIO_ERRORS.PERIODO_CERRADO,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(conteoNotFound, conteoNoEditable, periodoCerrado, statementTimeout)
   @Idempotent()
   applyConteo(@Param('id', ParseIdPipe) id: number, @CurrentActor() actor: Actor) {
     return this.inventario.applyConteo(id, actor);
@@ -214,11 +213,7 @@ export class InventarioController {
   @RequireActionPermission(CONTEO_ACCIONES, 'descartar')
   @ApiOperation({ summary: 'Discard a draft (nothing is posted)' })
   @ApiOkResponse({ type: ConteoDto, description: 'The discarded count' })
-  @ApiErrors(
-    INVENTARIO_ERRORS.CONTEO_NOT_FOUND,
-    INVENTARIO_ERRORS.CONTEO_NO_BORRADOR,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(conteoNotFound, conteoNoEditable, statementTimeout)
   @Idempotent()
   discardConteo(@Param('id', ParseIdPipe) id: number) {
     return this.inventario.discardConteo(id);
@@ -233,7 +228,7 @@ export class InventarioController {
       'stock at hasta. Food cost % on the period’s net sales (without IGV and recargo).',
   })
   @ApiOkResponse({ type: ConsumoDto, description: 'The report' })
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   consumo(@Query() query: ConsumoQuery) {
     return this.inventario.consumo(query);
   }
@@ -243,7 +238,7 @@ export class InventarioController {
     summary: 'A dish’s recipe cost at today’s average costs, and its theoretical food cost %',
   })
   @ApiOkResponse({ type: ProductoCostoDto, description: 'The cost' })
-  @ApiErrors(INVENTARIO_ERRORS.PRODUCTO_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(productoNotFound, statementTimeout)
   productoCosto(@Param('id', ParseInt4IdPipe) id: number) {
     return this.inventario.productoCosto(id);
   }

@@ -9,7 +9,7 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request } from 'express';
-import { TooManyRequestsError } from '../common/errors/domain-error';
+import { rateLimited } from '../common/errors/common.errors';
 import { TenantContext } from '../tenancy/tenant-context';
 
 /**
@@ -53,12 +53,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
     const retryAfter = Math.max(1, Math.ceil(detail.timeToBlockExpire));
-    const who = detail.tracker.startsWith('-|')
-      ? 'from an address without a known tenant or a valid token'
-      : 'for a client of a tenant';
-    throw new TooManyRequestsError(
-      `Too many requests: at most ${detail.limit} every ${Math.round(detail.ttl / 1000)} s ${who}; retry in ${retryAfter} s`,
-      retryAfter,
-    );
+    const client = detail.tracker.startsWith('-|') ? 'anonymous' : 'tenant';
+    throw rateLimited(detail.limit, Math.round(detail.ttl / 1000), client, retryAfter);
   }
 }

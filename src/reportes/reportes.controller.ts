@@ -10,7 +10,7 @@ import type { Request, Response } from 'express';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ApiTag } from '../common/decorators';
 import { attachment, CSV_CONTENT_TYPE, toCsv } from '../common/csv';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import { AsistenciaQuery, GastosQuery, VentasQuery } from './dto/reportes-input.dto';
 import {
@@ -18,8 +18,9 @@ import {
   ReporteGastosDto,
   ReporteVentasDto,
 } from './dto/reportes-output.dto';
-import { REPORTES_ERRORS } from './reportes.errors';
 import { ReportesService, type Report } from './reportes.service';
+import { statementTimeout, validationError } from '../common/errors/common.errors';
+import { agrupacionRequiereCobros } from './reportes.errors';
 
 /** A report's answer: JSON, or with `Accept: text/csv` its rows as a CSV download. */
 const CsvOrJson = (type: Type<unknown>, what: string, example: string) =>
@@ -76,11 +77,7 @@ export class ReportesController {
     'The report',
     '\uFEFFclave,etiqueta,comandas,unidades,venta_bruta,descuentos,venta_neta,ticket_promedio\r\n2026-11-03,03/11/2026,42,,3140.5,120.4,2559.43,71.91\r\n',
   )
-  @ApiErrors(
-    ERRORS.VALIDATION_FAILED,
-    REPORTES_ERRORS.REPORTE_REQUIERE_COBROS,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(validationError, agrupacionRequiereCobros, statementTimeout)
   async ventas(
     @Query() query: VentasQuery,
     @Req() req: Request,
@@ -102,7 +99,7 @@ export class ReportesController {
     'The report',
     '\uFEFFclave,etiqueta,comandas,ventas,gastos\r\n2026-11,noviembre 2026,910,48210.5,17320\r\n',
   )
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   async gastos(
     @Query() query: GastosQuery,
     @Req() req: Request,
@@ -124,7 +121,7 @@ export class ReportesController {
     'The report',
     '\uFEFFid_usuario,nombre,apellido,dias_trabajados,minutos,horas,dias_incompletos\r\n3,Rosa,Quispe,22,10575,176.25,1\r\n',
   )
-  @ApiErrors(ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(validationError, statementTimeout)
   async asistencia(
     @Query() query: AsistenciaQuery,
     @Req() req: Request,

@@ -1,5 +1,4 @@
-import { BadRequestError } from '../common/errors/domain-error';
-import { example } from '../common/http/openapi-errors';
+import { defineError } from '../common/errors/error-catalogue';
 import { validationFailed } from '../common/validation';
 import { MAX_DIAS } from './dto/reportes-input.dto';
 
@@ -16,19 +15,12 @@ export const rangoDemasiadoLargo = (days: number) =>
   ]);
 
 /** agrupar=metodo reads the payments, which exist with the feature cobros only. */
-export const agrupacionRequiereCobros = () =>
-  new BadRequestError(
-    'agrupar=metodo needs the feature cobros, which is off for this tenant',
-    'REPORTE_REQUIERE_COBROS',
-    { agrupar: 'metodo', feature: 'cobros' },
-  );
-
-export const REPORTES_ERRORS = {
-  REPORTE_REQUIERE_COBROS: example(
-    400,
-    'REPORTE_REQUIERE_COBROS',
-    'agrupar=metodo while the feature cobros is off for the tenant',
-    'agrupar=metodo needs the feature cobros, which is off for this tenant',
-    { agrupar: 'metodo', feature: 'cobros' },
-  ),
-};
+export const agrupacionRequiereCobros = defineError({
+  status: 400,
+  code: 'REPORTE_REQUIERE_COBROS',
+  summary: 'agrupar=metodo while the feature cobros is off for the tenant',
+  en: () => 'agrupar=metodo needs the feature cobros, which is off for this tenant',
+  es: () => 'agrupar=metodo necesita el módulo cobros, que está apagado para este restaurante',
+  detail: () => ({ agrupar: 'metodo', feature: 'cobros' }),
+  example: [],
+});

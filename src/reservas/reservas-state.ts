@@ -1,4 +1,5 @@
-import { ConflictError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
+import { invalidReservaTransition } from './reservas.errors';
 
 /**
  * The reservation state machine, in one place (docs/reservas.md):
@@ -32,15 +33,12 @@ const TRANSITIONS: Record<ReservaEstado, Partial<Record<ReservaAction, ReservaEs
   no_show: {},
 };
 
-export class InvalidReservaTransitionError extends ConflictError {
+export class InvalidReservaTransitionError extends DomainError {
   constructor(
     readonly estado: ReservaEstado,
     readonly action: ReservaAction,
   ) {
-    super(`Cannot ${action} a reserva that is ${estado}`, 'INVALID_TRANSITION', {
-      estado,
-      action,
-    });
+    super(invalidReservaTransition.options(estado, action));
   }
 }
 

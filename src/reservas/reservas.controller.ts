@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { CurrentActor, RequirePermission, type Actor } from '../auth/auth.decorators';
 import { RequireActionPermission } from '../auth/resource-actions';
 import { ApiTag } from '../common/decorators';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { IfMatch, Versioned } from '../common/http/versioned';
 import { Idempotent } from '../idempotency/idempotent.decorator';
@@ -18,15 +18,24 @@ import {
 import { ReservaDto } from './dto/reserva-output.dto';
 import { ListReservasQuery } from './dto/list-reservas.query';
 import { RESERVA_ACCIONES } from './reserva-actions';
-import { RESERVA_ERRORS } from './reservas.errors';
 import { ReservasService } from './reservas.service';
+import {
+  emptyChange,
+  invalidReservaTransition,
+  mesaAlreadyBooked,
+  mesaRequired,
+  RESERVA_VALIDATION_EXAMPLE,
+  reservaInThePast,
+  reservaNotFound,
+} from './reservas.errors';
+import {
+  foreignKeyViolation,
+  statementTimeout,
+  validationError,
+} from '../common/errors/common.errors';
 
 /** Errors of every route that changes one reservation. */
-const CHANGE_ERRORS = [
-  RESERVA_ERRORS.RESERVA_NOT_FOUND,
-  RESERVA_ERRORS.INVALID_TRANSITION,
-  ERRORS.STATEMENT_TIMEOUT,
-];
+const CHANGE_ERRORS = [reservaNotFound, invalidReservaTransition, statementTimeout];
 
 /**
  * The transitions are one route each (`POST /reservas/:id/sentar`, `/cancelar`, `/no-show`)
@@ -63,16 +72,10 @@ export class ReservasController {
     },
   })
   @ApiErrors(
-    {
-      ...ERRORS.VALIDATION_FAILED,
-      body: {
-        ...ERRORS.VALIDATION_FAILED.body,
-        detail: [
-          'estado must be one of the following values: pendiente, sentada, cancelada, no_show',
-        ],
-      },
-    },
-    ERRORS.STATEMENT_TIMEOUT,
+    validationError.exampleOf([
+      'estado must be one of the following values: pendiente, sentada, cancelada, no_show',
+    ]),
+    statementTimeout,
   )
   async list(@Query() query: ListReservasQuery, @Res({ passthrough: true }) res: Response) {
     const { items, total } = await this.reservas.list(query);
@@ -94,11 +97,11 @@ export class ReservasController {
       },
     },
     errors: [
-      RESERVA_ERRORS.VALIDATION_FAILED,
-      RESERVA_ERRORS.RESERVA_IN_THE_PAST,
-      ERRORS.UNKNOWN_REFERENCE,
-      RESERVA_ERRORS.MESA_ALREADY_BOOKED,
-      ERRORS.STATEMENT_TIMEOUT,
+      RESERVA_VALIDATION_EXAMPLE,
+      reservaInThePast,
+      foreignKeyViolation,
+      mesaAlreadyBooked,
+      statementTimeout,
     ],
   })
   @Idempotent()
@@ -117,7 +120,7 @@ export class ReservasController {
     summary: 'A reservation',
     type: ReservaDto,
     returns: 'The reservation',
-    errors: [RESERVA_ERRORS.RESERVA_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT],
+    errors: [reservaNotFound, statementTimeout],
   })
   get(@Param('id', ParseIdPipe) id: number) {
     return this.reservas.get(id);
@@ -134,11 +137,11 @@ export class ReservasController {
     returns: 'The reservation as changed',
     errors: [
       ...CHANGE_ERRORS,
-      RESERVA_ERRORS.VALIDATION_FAILED,
-      RESERVA_ERRORS.EMPTY_CHANGE,
-      RESERVA_ERRORS.RESERVA_IN_THE_PAST,
-      ERRORS.UNKNOWN_REFERENCE,
-      RESERVA_ERRORS.MESA_ALREADY_BOOKED,
+      RESERVA_VALIDATION_EXAMPLE,
+      emptyChange,
+      reservaInThePast,
+      foreignKeyViolation,
+      mesaAlreadyBooked,
     ],
   })
   @Idempotent()
@@ -159,12 +162,7 @@ export class ReservasController {
       'table or waiter), the reservation stays pendiente. The answer carries its id_comanda.',
     type: ReservaDto,
     returns: 'The reservation, sentada, with the id_comanda of the comanda opened',
-    errors: [
-      ...CHANGE_ERRORS,
-      RESERVA_ERRORS.VALIDATION_FAILED,
-      RESERVA_ERRORS.MESA_REQUIRED,
-      ERRORS.UNKNOWN_REFERENCE,
-    ],
+    errors: [...CHANGE_ERRORS, RESERVA_VALIDATION_EXAMPLE, mesaRequired, foreignKeyViolation],
   })
   @Idempotent()
   seat(
@@ -182,7 +180,7 @@ export class ReservasController {
     summary: 'Cancel: pendiente → cancelada, with a reason',
     type: ReservaDto,
     returns: 'The reservation, cancelada',
-    errors: [...CHANGE_ERRORS, RESERVA_ERRORS.VALIDATION_FAILED],
+    errors: [...CHANGE_ERRORS, RESERVA_VALIDATION_EXAMPLE],
   })
   @Idempotent()
   cancel(

@@ -1,94 +1,83 @@
-import { BadRequestError, ConflictError, NotFoundError } from '../common/errors/domain-error';
-import { ERRORS, example } from '../common/http/openapi-errors';
+import { validationError } from '../common/errors/common.errors';
+import { defineError } from '../common/errors/error-catalogue';
 
-/** The error codes of reservations, as small factories (docs/reservas.md). */
+/** The error codes of reservations (docs/reservas.md). */
 
-export const reservaNotFound = (id: number) =>
-  new NotFoundError(`Reserva ${id} does not exist`, 'RESERVA_NOT_FOUND', { id_reserva: id });
+export const reservaNotFound = defineError({
+  status: 404,
+  code: 'RESERVA_NOT_FOUND',
+  summary: 'No reservation has this id',
+  en: (id: number) => `Reserva ${id} does not exist`,
+  es: (id) => `La reserva ${id} no existe`,
+  detail: (id) => ({ id_reserva: id }),
+  example: [9999],
+});
 
-export const reservaInThePast = (fecha: string, today: string) =>
-  new BadRequestError(
+export const reservaInThePast = defineError({
+  status: 400,
+  code: 'RESERVA_IN_THE_PAST',
+  summary: 'fecha is before today in the tenant’s time zone',
+  en: (fecha: string, today: string) =>
     `fecha ${fecha} is before today (${today} in the tenant's time zone)`,
-    'RESERVA_IN_THE_PAST',
-    { fecha, hoy: today },
-  );
+  es: (fecha, today) =>
+    `fecha ${fecha} es anterior a hoy (${today} en la zona horaria del restaurante)`,
+  detail: (fecha, today) => ({ fecha, hoy: today }),
+  example: ['2026-11-21', '2026-11-22'],
+});
 
-export const mesaRequired = (id: number) =>
-  new BadRequestError(
-    `Reserva ${id} has no table: send the id_mesa the party sits at`,
-    'MESA_REQUIRED',
-    { id_reserva: id },
-  );
+export const mesaRequired = defineError({
+  status: 400,
+  code: 'MESA_REQUIRED',
+  summary: 'Seating a reservation without a table needs id_mesa',
+  en: (id: number) => `Reserva ${id} has no table: send the id_mesa the party sits at`,
+  es: (id) => `La reserva ${id} no tiene mesa: envíe el id_mesa donde se sienta el grupo`,
+  detail: (id) => ({ id_reserva: id }),
+  example: [41],
+});
 
-export const mesaAlreadyBooked = (
-  idMesa: number,
-  other: { id_reserva: number; fecha: string; hora: string },
-  windowMinutes: number,
-) =>
-  new ConflictError(
+export const mesaAlreadyBooked = defineError({
+  status: 409,
+  code: 'MESA_ALREADY_BOOKED',
+  summary: 'Another pendiente reservation of the table is closer than RESERVAS_WINDOW_MINUTES',
+  en: (
+    idMesa: number,
+    other: { id_reserva: number; fecha: string; hora: string },
+    windowMinutes: number,
+  ) =>
     `Table ${idMesa} is booked at ${other.fecha} ${other.hora} (reserva ${other.id_reserva}): ` +
-      `two reservations of a table must be at least ${windowMinutes} minutes apart`,
-    'MESA_ALREADY_BOOKED',
-    { id_mesa: idMesa, ...other, minutos: windowMinutes },
-  );
+    `two reservations of a table must be at least ${windowMinutes} minutes apart`,
+  es: (idMesa, other, windowMinutes) =>
+    `La mesa ${idMesa} está reservada el ${other.fecha} a las ${other.hora} (reserva ${other.id_reserva}): ` +
+    `entre dos reservas de una mesa deben pasar al menos ${windowMinutes} minutos`,
+  detail: (idMesa, other, windowMinutes) => ({ id_mesa: idMesa, ...other, minutos: windowMinutes }),
+  example: [3, { id_reserva: 40, fecha: '2026-11-28', hora: '20:00' }, 120],
+});
 
-export const emptyChange = () =>
-  new BadRequestError(
-    'Send at least one of nombre, personas, fecha, hora, id_mesa, telefono, observacion, id_cliente',
-    'EMPTY_CHANGE',
-  );
-
-/** The examples of these codes in the OpenAPI document. */
-export const RESERVA_ERRORS = {
-  RESERVA_NOT_FOUND: example(
-    404,
-    'RESERVA_NOT_FOUND',
-    'No reservation has this id',
-    'Reserva 9999 does not exist',
-    { id_reserva: 9999 },
-  ),
-  RESERVA_IN_THE_PAST: example(
-    400,
-    'RESERVA_IN_THE_PAST',
-    'fecha is before today in the tenant’s time zone',
-    "fecha 2026-11-21 is before today (2026-11-22 in the tenant's time zone)",
-    { fecha: '2026-11-21', hoy: '2026-11-22' },
-  ),
-  MESA_REQUIRED: example(
-    400,
-    'MESA_REQUIRED',
-    'Seating a reservation without a table needs id_mesa',
-    'Reserva 41 has no table: send the id_mesa the party sits at',
-    { id_reserva: 41 },
-  ),
-  MESA_ALREADY_BOOKED: example(
-    409,
-    'MESA_ALREADY_BOOKED',
-    'Another pendiente reservation of the table is closer than RESERVAS_WINDOW_MINUTES',
-    'Table 3 is booked at 2026-11-28 20:00 (reserva 40): two reservations of a table must be at least 120 minutes apart',
-    { id_mesa: 3, id_reserva: 40, fecha: '2026-11-28', hora: '20:00', minutos: 120 },
-  ),
-  INVALID_TRANSITION: example(
-    409,
-    'INVALID_TRANSITION',
+/** An action the reservation's state does not allow (reservas-state.ts). */
+export const invalidReservaTransition = defineError({
+  status: 409,
+  code: 'INVALID_TRANSITION',
+  summary:
     'Not allowed in the reservation’s current state (detail.estado): only a pendiente one changes',
-    'Cannot sentar a reserva that is cancelada',
-    { estado: 'cancelada', action: 'sentar' },
-  ),
-  EMPTY_CHANGE: example(
-    400,
-    'EMPTY_CHANGE',
-    'Nothing to change',
+  en: (estado: string, action: string) => `Cannot ${action} a reserva that is ${estado}`,
+  es: (estado, action) => `No se puede ${action} una reserva que está ${estado}`,
+  detail: (estado, action) => ({ estado, action }),
+  example: ['cancelada', 'sentar'],
+});
+
+export const emptyChange = defineError({
+  status: 400,
+  code: 'EMPTY_CHANGE',
+  summary: 'Nothing to change',
+  en: () =>
     'Send at least one of nombre, personas, fecha, hora, id_mesa, telefono, observacion, id_cliente',
-  ),
-  VALIDATION_FAILED: {
-    ...ERRORS.VALIDATION_FAILED,
-    body: {
-      ...ERRORS.VALIDATION_FAILED.body,
-      detail: [
-        'personas must not be greater than 50',
-        'hora must be a time HH:MM (00:00 to 23:59)',
-      ],
-    },
-  },
-};
+  es: () =>
+    'Envíe al menos uno de nombre, personas, fecha, hora, id_mesa, telefono, observacion, id_cliente',
+  example: [],
+});
+
+/** The document's example of the shared VALIDATION_FAILED with a reservation's messages. */
+export const RESERVA_VALIDATION_EXAMPLE = validationError.exampleOf([
+  'personas must not be greater than 50',
+  'hora must be a time HH:MM (00:00 to 23:59)',
+]);

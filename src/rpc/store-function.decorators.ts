@@ -1,6 +1,8 @@
 import { applyDecorators, Get, HttpCode, Post, type Type } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
-import { ApiErrors, ERRORS, rpcFailed } from '../common/http/openapi-errors';
+import { validationError } from '../common/errors/common.errors';
+import { ApiErrors } from '../common/http/openapi-errors';
+import { rpcFailedExample } from './rpc.errors';
 import { STORE_FUNCTIONS, type StoreFunction } from './store-functions';
 
 export interface StoreFunctionRouteOptions {
@@ -69,15 +71,8 @@ export function StoreFunctionRoute(fn: StoreFunction, options: StoreFunctionRout
           },
     ),
     ApiErrors(
-      ...(options.validated
-        ? [
-            {
-              ...ERRORS.VALIDATION_FAILED,
-              body: { ...ERRORS.VALIDATION_FAILED.body, detail: options.validated },
-            },
-          ]
-        : []),
-      rpcFailed(fn, STORE_FUNCTIONS[fn].diagnostics),
+      ...(options.validated ? [validationError.exampleOf(options.validated)] : []),
+      rpcFailedExample(fn, STORE_FUNCTIONS[fn].diagnostics),
     ),
   );
 }

@@ -2,13 +2,21 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiExtension, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public, type RequestWithUser } from '../auth/auth.decorators';
-import { unauthenticated } from '../auth/auth.errors';
 import { ApiTag } from '../common/decorators';
 import { SIGN_IN_OPERATION } from '../common/http/openapi-contract';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { validationError } from '../common/errors/common.errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import { LoginBody, PinBody, SessionDto } from './dto/sign-in.dto';
-import { SIGN_IN_ERRORS } from './sign-in.errors';
+import {
+  invalidCredentials,
+  signInBusyClient,
+  signInBusyInstance,
+  signInNotAvailable,
+  signOutWithoutToken,
+  tokenNotRevocable,
+  tooManyAttempts,
+} from './sign-in.errors';
 import { SignInService } from './sign-in.service';
 
 export const SIGN_IN_TAG =
@@ -16,12 +24,12 @@ export const SIGN_IN_TAG =
 
 /** What a sign-in (password or PIN) may answer instead of a session. */
 const SIGN_IN_REFUSALS = [
-  SIGN_IN_ERRORS.INVALID_CREDENTIALS,
-  SIGN_IN_ERRORS.TOO_MANY_ATTEMPTS,
-  SIGN_IN_ERRORS.SIGN_IN_BUSY_CLIENT,
-  SIGN_IN_ERRORS.SIGN_IN_BUSY,
-  SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE,
-  ERRORS.VALIDATION_FAILED,
+  invalidCredentials,
+  tooManyAttempts,
+  signInBusyClient,
+  signInBusyInstance,
+  signInNotAvailable,
+  validationError,
 ];
 
 /**
@@ -71,9 +79,9 @@ export class SignInController {
       'Revokes the session of the token sent (its jti); other sessions of the user go on. On another instance of the service the token stops within TENANT_CACHE_TTL_MS.',
   })
   @ApiNoContentResponse({ description: 'Signed out' })
-  @ApiErrors(SIGN_IN_ERRORS.TOKEN_NOT_REVOCABLE, SIGN_IN_ERRORS.SIGN_IN_NOT_AVAILABLE)
+  @ApiErrors(tokenNotRevocable, signInNotAvailable)
   async logout(@Req() request: RequestWithUser): Promise<void> {
-    if (!request.user) throw unauthenticated('missing', 'Sign out needs the session’s token');
+    if (!request.user) throw signOutWithoutToken();
     await this.signIn.logout(request.user);
   }
 }

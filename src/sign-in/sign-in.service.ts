@@ -31,6 +31,7 @@ import {
   tooManyAttempts,
   userNotFound,
   weakSecret,
+  type SignInUnavailable,
 } from './sign-in.errors';
 
 type Method = 'password' | 'pin';
@@ -47,7 +48,7 @@ export const SIGN_IN_SLOTS = Symbol('SIGN_IN_SLOTS');
 export class SignInService {
   /** The HS256 key, when this instance issues tokens (AUTH_MODE=jwt with AUTH_JWT_SECRET). */
   private readonly key?: KeyObject;
-  private readonly unavailable?: string;
+  private readonly unavailable?: SignInUnavailable;
   /** The PIN salt of each tenant: drawn once by its migration, never changed. */
   private readonly salts = new Map<string, Buffer>();
   private readonly log: Logger;
@@ -65,11 +66,7 @@ export class SignInService {
     this.log = logger.child('SignIn');
     if (issuesTokens(config))
       this.key = createSecretKey(Buffer.from(config.AUTH_JWT_SECRET!, 'utf8'));
-    else
-      this.unavailable =
-        config.AUTH_MODE !== 'jwt'
-          ? 'AUTH_MODE is off: no route asks for a token'
-          : 'tokens come from the issuer whose public key is configured (AUTH_JWT_PUBLIC_KEY_FILE); sign in there';
+    else this.unavailable = config.AUTH_MODE !== 'jwt' ? 'auth-off' : 'other-issuer';
   }
 
   /** 404 SIGN_IN_NOT_AVAILABLE unless this instance issues tokens. */

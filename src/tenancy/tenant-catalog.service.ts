@@ -4,7 +4,11 @@ import { DataSource, Repository } from 'typeorm';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG, CONTROL_CONNECTION } from '../common/config/config.tokens';
 import { Tenant } from './entities/tenant.entity';
-import { tenantNotFound, tenantProvisioning, tenantSuspended } from './tenancy.errors';
+import {
+  tenantNotFound,
+  tenantProvisioning,
+  tenantSuspended,
+} from '../common/errors/common.errors';
 
 /**
  * The most catalog rows (and absences: an unknown slug is cached too, so a flood of one costs one

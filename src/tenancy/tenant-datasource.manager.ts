@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { withDeadline } from '../common/deadline';
-import { ServiceUnavailableError } from '../common/errors/domain-error';
+import { shuttingDown } from '../common/errors/common.errors';
 import { tenantEntities } from './tenant-entities';
 
 export interface TenantDataSourceOptions {
@@ -108,7 +108,7 @@ export class TenantDataSourceManager {
   acquire(target: TenantConnectionTarget): TenantDataSourceLease | Promise<TenantDataSourceLease> {
     if (this.closed) {
       // the service is stopping: a late request is told to go to another instance
-      throw new ServiceUnavailableError('The service is shutting down', 'SHUTTING_DOWN', 1);
+      throw shuttingDown();
     }
     let entry = this.entries.get(target.slug);
     if (

@@ -18,7 +18,7 @@ import {
 } from '../common/config/features';
 import type { Tenant } from './entities/tenant.entity';
 import { TenantFeatures } from './tenant-features.service';
-import { migrateCommand, tenantSchemaOutdated } from './tenancy.errors';
+import { migrateCommand, tenantSchemaOutdated } from '../common/errors/common.errors';
 import { tenantDatabaseUrl } from './tenant-database-url';
 import {
   TenantDataSourceManager,

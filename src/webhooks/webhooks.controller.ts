@@ -21,15 +21,24 @@ import type { Request, Response } from 'express';
 import { RequirePermission } from '../auth/auth.decorators';
 import { RequireActionPermission, RequireActionPermissionOf } from '../auth/resource-actions';
 import { ApiTag } from '../common/decorators';
-import { ApiErrors, ERRORS } from '../common/http/openapi-errors';
+import { ApiErrors } from '../common/http/openapi-errors';
 import { ParseIdPipe } from '../common/http/parse-id.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { RequiresFeature, TenantScoped } from '../tenancy/tenancy.decorators';
 import { CreateWebhookBody, ListEntregasQuery, UpdateWebhookBody } from './dto/webhook-input.dto';
 import { EntregaDto, WebhookConSecretoDto, WebhookDto } from './dto/webhook-output.dto';
 import { ENTREGA_ACCIONES, WEBHOOK_ACCIONES, type WebhookAction } from './webhook-actions';
-import { WEBHOOK_ERRORS } from './webhooks.errors';
 import { WebhooksService } from './webhooks.service';
+import { statementTimeout, validationError } from '../common/errors/common.errors';
+import {
+  emptyChange,
+  entregaNotFound,
+  unknownEventTypes,
+  urlNotAllowed,
+  WEBHOOK_VALIDATION_EXAMPLE,
+  webhookInactive,
+  webhookNotFound,
+} from './webhooks.errors';
 
 /** The action a PATCH performs: switching on or off, else editing. */
 function patchAction(request: Request): WebhookAction {
@@ -56,7 +65,7 @@ export class WebhooksController {
   @Get()
   @ApiOperation({ summary: 'The endpoints, oldest first (never their secrets)' })
   @ApiOkResponse({ type: [WebhookDto] })
-  @ApiErrors(ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(statementTimeout)
   list() {
     return this.webhooks.list();
   }
@@ -77,12 +86,7 @@ export class WebhooksController {
       },
     },
   })
-  @ApiErrors(
-    WEBHOOK_ERRORS.VALIDATION_FAILED,
-    WEBHOOK_ERRORS.WEBHOOK_URL_NOT_ALLOWED,
-    WEBHOOK_ERRORS.WEBHOOK_UNKNOWN_EVENT,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(WEBHOOK_VALIDATION_EXAMPLE, urlNotAllowed, unknownEventTypes, statementTimeout)
   @Idempotent()
   async create(@Body() body: CreateWebhookBody, @Res({ passthrough: true }) res: Response) {
     const webhook = await this.webhooks.create(body);
@@ -93,7 +97,7 @@ export class WebhooksController {
   @Get(':id')
   @ApiOperation({ summary: 'An endpoint' })
   @ApiOkResponse({ type: WebhookDto })
-  @ApiErrors(WEBHOOK_ERRORS.WEBHOOK_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(webhookNotFound, statementTimeout)
   get(@Param('id', ParseIdPipe) id: number) {
     return this.webhooks.get(id);
   }
@@ -107,12 +111,12 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: WebhookDto })
   @ApiErrors(
-    WEBHOOK_ERRORS.WEBHOOK_NOT_FOUND,
-    WEBHOOK_ERRORS.VALIDATION_FAILED,
-    WEBHOOK_ERRORS.EMPTY_CHANGE,
-    WEBHOOK_ERRORS.WEBHOOK_URL_NOT_ALLOWED,
-    WEBHOOK_ERRORS.WEBHOOK_UNKNOWN_EVENT,
-    ERRORS.STATEMENT_TIMEOUT,
+    webhookNotFound,
+    WEBHOOK_VALIDATION_EXAMPLE,
+    emptyChange,
+    urlNotAllowed,
+    unknownEventTypes,
+    statementTimeout,
   )
   @Idempotent()
   update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateWebhookBody) {
@@ -124,7 +128,7 @@ export class WebhooksController {
   @RequireActionPermission(WEBHOOK_ACCIONES, 'eliminar')
   @ApiOperation({ summary: 'Remove an endpoint, with its messages and their attempts' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(WEBHOOK_ERRORS.WEBHOOK_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(webhookNotFound, statementTimeout)
   async remove(@Param('id', ParseIdPipe) id: number) {
     await this.webhooks.remove(id);
   }
@@ -138,7 +142,7 @@ export class WebhooksController {
       'Until secreto_anterior_hasta, webhook-signature carries two signatures (one per secret), so a receiver can switch secrets without losing a message.',
   })
   @ApiOkResponse({ type: WebhookConSecretoDto, description: 'The endpoint with its new secret' })
-  @ApiErrors(WEBHOOK_ERRORS.WEBHOOK_NOT_FOUND, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(webhookNotFound, statementTimeout)
   @Idempotent()
   rotate(@Param('id', ParseIdPipe) id: number) {
     return this.webhooks.rotate(id);
@@ -152,11 +156,7 @@ export class WebhooksController {
     description: 'Queued like any message: follow it in GET /webhooks/{id}/entregas.',
   })
   @ApiAcceptedResponse({ type: EntregaDto, description: 'The message, queued' })
-  @ApiErrors(
-    WEBHOOK_ERRORS.WEBHOOK_NOT_FOUND,
-    WEBHOOK_ERRORS.WEBHOOK_INACTIVE,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(webhookNotFound, webhookInactive, statementTimeout)
   @Idempotent()
   test(@Param('id', ParseIdPipe) id: number) {
     return this.webhooks.test(id);
@@ -176,7 +176,7 @@ export class WebhooksController {
       },
     },
   })
-  @ApiErrors(WEBHOOK_ERRORS.WEBHOOK_NOT_FOUND, ERRORS.VALIDATION_FAILED, ERRORS.STATEMENT_TIMEOUT)
+  @ApiErrors(webhookNotFound, validationError, statementTimeout)
   async entregas(
     @Param('id', ParseIdPipe) id: number,
     @Query() query: ListEntregasQuery,
@@ -194,11 +194,7 @@ export class WebhooksController {
     summary: 'Send a message again, now (same webhook-id, its retries from the start)',
   })
   @ApiAcceptedResponse({ type: EntregaDto, description: 'The message, queued again' })
-  @ApiErrors(
-    WEBHOOK_ERRORS.ENTREGA_NOT_FOUND,
-    WEBHOOK_ERRORS.WEBHOOK_INACTIVE,
-    ERRORS.STATEMENT_TIMEOUT,
-  )
+  @ApiErrors(entregaNotFound, webhookInactive, statementTimeout)
   @Idempotent()
   resend(@Param('id', ParseIdPipe) id: number) {
     return this.webhooks.resend(id);

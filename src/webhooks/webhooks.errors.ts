@@ -1,93 +1,107 @@
-import { BadRequestError, ConflictError, NotFoundError } from '../common/errors/domain-error';
-import { ERRORS, example } from '../common/http/openapi-errors';
+import { validationError } from '../common/errors/common.errors';
+import { defineError } from '../common/errors/error-catalogue';
 import { SUBSCRIBABLE } from './webhook-events';
 
-/** The error codes of webhooks, as small factories (docs/webhooks.md). */
+/** The error codes of webhooks (docs/webhooks.md). */
 
-export const webhookNotFound = (id: number) =>
-  new NotFoundError(`Webhook ${id} does not exist`, 'WEBHOOK_NOT_FOUND', { id_webhook: id });
+export const webhookNotFound = defineError({
+  status: 404,
+  code: 'WEBHOOK_NOT_FOUND',
+  summary: 'No webhook has this id',
+  en: (id: number) => `Webhook ${id} does not exist`,
+  es: (id) => `El webhook ${id} no existe`,
+  detail: (id) => ({ id_webhook: id }),
+  example: [9999],
+});
 
-export const entregaNotFound = (id: number) =>
-  new NotFoundError(`Delivery ${id} does not exist`, 'ENTREGA_NOT_FOUND', { id_entrega: id });
+export const entregaNotFound = defineError({
+  status: 404,
+  code: 'ENTREGA_NOT_FOUND',
+  summary: 'No delivery has this id',
+  en: (id: number) => `Delivery ${id} does not exist`,
+  es: (id) => `La entrega ${id} no existe`,
+  detail: (id) => ({ id_entrega: id }),
+  example: [9999],
+});
 
-export const urlNotAllowed = (url: string, reason: string) =>
-  new BadRequestError(`The webhook URL is not allowed: ${reason}`, 'WEBHOOK_URL_NOT_ALLOWED', {
-    url,
-    motivo: reason,
-  });
+/** Why a URL is refused (webhook-address.ts writes them), English → Spanish. */
+const URL_REASONS: readonly [RegExp, (m: RegExpExecArray) => string][] = [
+  [/^the URL is longer than (\d+) characters$/, (m) => `la URL tiene más de ${m[1]} caracteres`],
+  [/^not a valid absolute URL$/, () => 'no es una URL absoluta válida'],
+  [/^the scheme must be http or https$/, () => 'el esquema debe ser http o https'],
+  [/^the scheme must be https$/, () => 'el esquema debe ser https'],
+  [
+    /^the URL must not carry a user name or password$/,
+    () => 'la URL no debe llevar usuario ni contraseña',
+  ],
+  [
+    /^the host is a private address \((.+)\)$/,
+    (m) => `el servidor es una dirección privada (${m[1]})`,
+  ],
+  [
+    /^the host resolves to a private address \((.+)\)$/,
+    (m) => `el servidor apunta a una dirección privada (${m[1]})`,
+  ],
+  [/^the host (\S+) does not resolve \((.+)\)$/, (m) => `el servidor ${m[1]} no existe (${m[2]})`],
+];
 
-export const unknownEventTypes = (unknown: string[]) =>
-  new BadRequestError(
-    `Unknown event type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: ` +
-      `subscribe to a type such as comanda.cerrar or a wildcard such as comanda.*`,
-    'WEBHOOK_UNKNOWN_EVENT',
-    { desconocidos: unknown, validos: SUBSCRIBABLE },
-  );
+/** A URL's refusal in Spanish; one of an unknown form is named as refused. */
+export function urlReasonInSpanish(reason: string): string {
+  for (const [pattern, spanish] of URL_REASONS) {
+    const match = pattern.exec(reason);
+    if (match) return spanish(match);
+  }
+  return 'la dirección no se puede usar';
+}
 
-export const webhookInactive = (id: number) =>
-  new ConflictError(
-    `Webhook ${id} is switched off: switch it on (PATCH activo: true) to send it messages`,
-    'WEBHOOK_INACTIVE',
-    { id_webhook: id },
-  );
-
-export const emptyChange = () =>
-  new BadRequestError('Send at least one of url, eventos, descripcion, activo', 'EMPTY_CHANGE');
-
-/** The examples of these codes in the OpenAPI document. */
-export const WEBHOOK_ERRORS = {
-  WEBHOOK_NOT_FOUND: example(
-    404,
-    'WEBHOOK_NOT_FOUND',
-    'No webhook has this id',
-    'Webhook 9999 does not exist',
-    { id_webhook: 9999 },
-  ),
-  ENTREGA_NOT_FOUND: example(
-    404,
-    'ENTREGA_NOT_FOUND',
-    'No delivery has this id',
-    'Delivery 9999 does not exist',
-    { id_entrega: 9999 },
-  ),
-  WEBHOOK_URL_NOT_ALLOWED: example(
-    400,
-    'WEBHOOK_URL_NOT_ALLOWED',
+export const urlNotAllowed = defineError({
+  status: 400,
+  code: 'WEBHOOK_URL_NOT_ALLOWED',
+  summary:
     'The URL is not https in production, or its host is (or resolves to) a private, loopback or link-local address',
-    'The webhook URL is not allowed: the host resolves to a private address (10.0.0.5)',
-    {
-      url: 'https://erp.interno/hooks',
-      motivo: 'the host resolves to a private address (10.0.0.5)',
-    },
-  ),
-  WEBHOOK_UNKNOWN_EVENT: example(
-    400,
-    'WEBHOOK_UNKNOWN_EVENT',
-    'eventos names a type that does not exist',
-    'Unknown event type comanda.pagada: subscribe to a type such as comanda.cerrar or a wildcard such as comanda.*',
-    { desconocidos: ['comanda.pagada'], validos: ['comanda.*', 'comanda.crear', '…'] },
-  ),
-  WEBHOOK_INACTIVE: example(
-    409,
-    'WEBHOOK_INACTIVE',
-    'The endpoint is switched off: nothing is sent to it',
-    'Webhook 3 is switched off: switch it on (PATCH activo: true) to send it messages',
-    { id_webhook: 3 },
-  ),
-  EMPTY_CHANGE: example(
-    400,
-    'EMPTY_CHANGE',
-    'Nothing to change',
-    'Send at least one of url, eventos, descripcion, activo',
-  ),
-  VALIDATION_FAILED: {
-    ...ERRORS.VALIDATION_FAILED,
-    body: {
-      ...ERRORS.VALIDATION_FAILED.body,
-      detail: [
-        'eventos must contain at least 1 elements',
-        'url must be shorter than or equal to 2048 characters',
-      ],
-    },
-  },
-};
+  en: (_url: string, reason: string) => `The webhook URL is not allowed: ${reason}`,
+  es: (_url, reason) => `La URL del webhook no está permitida: ${urlReasonInSpanish(reason)}`,
+  detail: (url, reason) => ({ url, motivo: reason }),
+  example: ['https://erp.interno/hooks', 'the host resolves to a private address (10.0.0.5)'],
+});
+
+export const unknownEventTypes = defineError({
+  status: 400,
+  code: 'WEBHOOK_UNKNOWN_EVENT',
+  summary: 'eventos names a type that does not exist',
+  en: (unknown: string[]) =>
+    `Unknown event type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: ` +
+    `subscribe to a type such as comanda.cerrar or a wildcard such as comanda.*`,
+  es: (unknown) =>
+    `${unknown.length > 1 ? 'Tipos de evento desconocidos' : 'Tipo de evento desconocido'} ${unknown.join(', ')}: ` +
+    `suscríbase a un tipo como comanda.cerrar o a un comodín como comanda.*`,
+  detail: (unknown) => ({ desconocidos: unknown, validos: SUBSCRIBABLE }),
+  example: [['comanda.pagada']],
+});
+
+export const webhookInactive = defineError({
+  status: 409,
+  code: 'WEBHOOK_INACTIVE',
+  summary: 'The endpoint is switched off: nothing is sent to it',
+  en: (id: number) =>
+    `Webhook ${id} is switched off: switch it on (PATCH activo: true) to send it messages`,
+  es: (id) =>
+    `El webhook ${id} está desactivado: actívelo (PATCH activo: true) para enviarle mensajes`,
+  detail: (id) => ({ id_webhook: id }),
+  example: [3],
+});
+
+export const emptyChange = defineError({
+  status: 400,
+  code: 'EMPTY_CHANGE',
+  summary: 'Nothing to change',
+  en: () => 'Send at least one of url, eventos, descripcion, activo',
+  es: () => 'Envíe al menos uno de url, eventos, descripcion, activo',
+  example: [],
+});
+
+/** The document's example of the shared VALIDATION_FAILED with an endpoint's messages. */
+export const WEBHOOK_VALIDATION_EXAMPLE = validationError.exampleOf([
+  'eventos must contain at least 1 elements',
+  'url must be shorter than or equal to 2048 characters',
+]);

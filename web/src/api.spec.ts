@@ -31,6 +31,24 @@ const ended = () =>
 describe('the client of a signed-in session', () => {
   afterEach(() => jest.restoreAllMocks());
 
+  it('asks for Spanish on every request: the service words its refusals for the staff', async () => {
+    const api = createApi({ tenant: 'demo', token: 'tok' }, { origin: ORIGIN });
+    const { fetch, requests } = fakeFetch(
+      json(200, {}),
+      json(404, { error: 'La comanda 9 no existe', code: 'COMANDA_NOT_FOUND' }),
+    );
+    await ok(api.GET('/api/v1/me', { fetch }));
+    const error = await ok(
+      api.PUT('/api/v1/comandas/{id}', {
+        params: { path: { id: 9 } },
+        body: { action: 'cerrar' },
+        fetch,
+      }),
+    ).catch((e: unknown) => e);
+    expect(requests.map((r) => r.headers.get('Accept-Language'))).toEqual(['es', 'es']);
+    expect((error as ApiError).text).toBe('La comanda 9 no existe (COMANDA_NOT_FOUND)');
+  });
+
   it('tells the page when the service no longer takes the token; the caller still gets its error', async () => {
     const seen: ApiError[] = [];
     const api = createApi(

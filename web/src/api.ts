@@ -4,10 +4,11 @@
  * fails when it is stale). Paths, parameters, bodies and answers are the document's, so a
  * change of the API that the page does not follow fails the page's type check.
  *
- * One middleware adds what every request carries: the tenant header, the session's token and,
- * on a write, an `Idempotency-Key` when the caller did not pass the one of its button press;
- * it also tells the page when the token stopped working (401 UNAUTHENTICATED: expired, signed
- * out, its user's credentials changed). `ok()` turns every refusal into one `ApiError` read
+ * One middleware adds what every request carries: the tenant header, the session's token,
+ * `Accept-Language: es` (the service then writes its refusals in Spanish, for the staff who read
+ * them) and, on a write, an `Idempotency-Key` when the caller did not pass the one of its button
+ * press; it also tells the page when the token stopped working (401 UNAUTHENTICATED: expired,
+ * signed out, its user's credentials changed). `ok()` turns every refusal into one `ApiError` read
  * from the error envelope.
  */
 import createClient, { type Client } from 'openapi-fetch';
@@ -93,9 +94,18 @@ export function ifMatch(version: number): string {
   return `"${version}"`;
 }
 
+/**
+ * The staff read the page in Spanish, and so the service's refusals too: the error envelope's
+ * `error` in Spanish (its code and detail are the same in every language).
+ */
+export const LANGUAGE = 'es';
+
 /** The headers every request of this session carries. */
 export function sessionHeaders(session: Session): Record<string, string> {
-  const headers: Record<string, string> = { 'X-Tenant-ID': session.tenant };
+  const headers: Record<string, string> = {
+    'X-Tenant-ID': session.tenant,
+    'Accept-Language': LANGUAGE,
+  };
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
   return headers;
 }

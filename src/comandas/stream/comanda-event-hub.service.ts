@@ -3,16 +3,18 @@ import { CallerPermissions } from '../../auth/caller-permissions';
 import type { Grants } from '../../auth/grants';
 import type { AppConfig } from '../../common/config/app-config';
 import { APP_CONFIG } from '../../common/config/config.tokens';
-import {
-  DatabaseUnavailableError,
-  DomainError,
-  ServiceUnavailableError,
-} from '../../common/errors/domain-error';
 import type { AuthenticatedUser } from '../../auth/auth.decorators';
 import { LiveSessions } from '../../auth/live-sessions';
 import { AppLogger, type Logger } from '../../common/logging/logger';
 import { TenantContext } from '../../tenancy/tenant-context';
 import { TenantDataSources } from '../../tenancy/tenant-datasources.service';
+import {
+  liveFeedUnavailable,
+  streamsStopping,
+  tooManyFeeds,
+  tooManyStreams,
+  tooManyStreamsShare,
+} from '../comandas.errors';
 import { ComandasRepository } from '../comandas.repository';
 import type { ComandaEstado } from '../comanda-state';
 import type { SseStream } from './sse-stream';
@@ -44,20 +46,6 @@ export interface LiveStreamOptions {
 
 /** Injection token of LiveStreamOptions: optional, provided by tests only. */
 export const LIVE_STREAM_OPTIONS = Symbol('LIVE_STREAM_OPTIONS');
-
-/** 429 TOO_MANY_STREAMS: the tenant's or the user's share of the instance's streams is taken. */
-function tooManyStreams(scope: 'tenant' | 'user', limit: number): DomainError {
-  return new DomainError({
-    status: 429,
-    code: 'TOO_MANY_STREAMS',
-    message:
-      scope === 'tenant'
-        ? `This restaurant has ${limit} live streams open on this instance already: close one`
-        : `This user has ${limit} live streams open already: close one (another tab or device)`,
-    detail: { scope, limit },
-    headers: { 'Retry-After': '5' },
-  });
-}
 
 function decrement(counts: Map<string, number>, key: string): void {
   const left = (counts.get(key) ?? 0) - 1;
@@ -142,10 +130,10 @@ export class ComandaEventHub implements OnModuleDestroy {
    */
   private reserve(slug: string, user: AuthenticatedUser | undefined): () => void {
     const tenantCount = this.perTenant.get(slug) ?? 0;
-    if (tenantCount >= this.tenantShare) throw tooManyStreams('tenant', this.tenantShare);
+    if (tenantCount >= this.tenantShare) throw tooManyStreamsShare('tenant', this.tenantShare);
     const userKey = user ? `${slug}\u0000${user.id_usuario}` : undefined;
     const userCount = userKey ? (this.perUser.get(userKey) ?? 0) : 0;
-    if (userKey && userCount >= this.userShare) throw tooManyStreams('user', this.userShare);
+    if (userKey && userCount >= this.userShare) throw tooManyStreamsShare('user', this.userShare);
     this.perTenant.set(slug, tenantCount + 1);
     if (userKey) this.perUser.set(userKey, userCount + 1);
     let released = false;
@@ -168,13 +156,7 @@ export class ComandaEventHub implements OnModuleDestroy {
   /** Refuses a stream beyond SSE_MAX_CLIENTS (503 TOO_MANY_STREAMS), before any header. */
   admit(): void {
     if (this.stopping || this.streams.size >= this.config.SSE_MAX_CLIENTS) {
-      throw new ServiceUnavailableError(
-        this.stopping
-          ? 'The service is stopping: reconnect'
-          : `This instance serves ${this.config.SSE_MAX_CLIENTS} live streams already`,
-        'TOO_MANY_STREAMS',
-        5,
-      );
+      throw this.stopping ? streamsStopping() : tooManyStreams(this.config.SSE_MAX_CLIENTS);
     }
   }
 
@@ -296,9 +278,7 @@ export class ComandaEventHub implements OnModuleDestroy {
       await entry.ready;
     } catch (error) {
       this.logger.warn({ tenant: slug, err: (error as Error).message }, 'live feed cannot start');
-      throw new DatabaseUnavailableError(
-        'The live feed cannot reach the tenant database, retry shortly',
-      );
+      throw liveFeedUnavailable();
     }
     return entry;
   }
@@ -317,11 +297,7 @@ export class ComandaEventHub implements OnModuleDestroy {
         return;
       }
     }
-    throw new ServiceUnavailableError(
-      `This instance streams the changes of ${this.config.TENANT_DATASOURCE_MAX} tenants already`,
-      'TOO_MANY_STREAMS',
-      5,
-    );
+    throw tooManyFeeds(this.config.TENANT_DATASOURCE_MAX);
   }
 
   private leave(slug: string, subscriber: FeedSubscriber, stream: SseStream): void {

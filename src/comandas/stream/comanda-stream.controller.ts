@@ -10,9 +10,10 @@ import {
 import type { Response } from 'express';
 import { QueryToken, RequirePermission } from '../../auth/auth.decorators';
 import { LongRunning } from '../../common/decorators';
-import { BadRequestError } from '../../common/errors/domain-error';
-import { ApiErrors, ERRORS } from '../../common/http/openapi-errors';
+import { invalidLastEventId, validationError } from '../../common/errors/common.errors';
+import { ApiErrors } from '../../common/http/openapi-errors';
 import { TenantScoped } from '../../tenancy/tenancy.decorators';
+import { tooManyStreams, tooManyStreamsShare } from '../comandas.errors';
 import { ComandaStreamEvent } from '../dto/comanda-output.dto';
 import { ComandaEventHub } from './comanda-event-hub.service';
 import { SseStream } from './sse-stream';
@@ -28,10 +29,7 @@ const RETRY_MS = 2_000;
 /** Reads a Last-Event-ID header: a non-negative integer, or 400. */
 function lastEventIdOf(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '') return undefined;
-  if (!/^\d{1,15}$/.test(header.trim()))
-    throw new BadRequestError('Last-Event-ID must be an event id', 'INVALID_LAST_EVENT_ID', {
-      lastEventId: header,
-    });
+  if (!/^\d{1,15}$/.test(header.trim())) throw invalidLastEventId(header);
   return Number(header.trim());
 }
 
@@ -78,12 +76,7 @@ export class ComandaStreamController {
     // is the one of each event's `data:`, as the description says
     content: { 'text/event-stream': { schema: { $ref: getSchemaPath(ComandaStreamEvent) } } },
   })
-  @ApiErrors(
-    ERRORS.VALIDATION_FAILED,
-    ERRORS.INVALID_LAST_EVENT_ID,
-    ERRORS.TOO_MANY_STREAMS,
-    ERRORS.TOO_MANY_STREAMS_SHARE,
-  )
+  @ApiErrors(validationError, invalidLastEventId, tooManyStreams, tooManyStreamsShare)
   async stream(
     @Query() query: StreamComandasQuery,
     @Headers('last-event-id') lastEventId: string | undefined,

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { InternalError } from '../errors/domain-error';
+import { InternalError } from '../errors/common.errors';
 
 /**
  * A typed slot of the request context. A module declares its own keys and keeps them to itself

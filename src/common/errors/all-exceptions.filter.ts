@@ -4,8 +4,20 @@ import { ReplayedResponse } from '../http/replayed-response';
 import { isRouteNotFound, unroutedAnswer } from '../http/route-not-found';
 import { RouteTable } from '../http/route-table';
 import { AppLogger, type Logger } from '../logging/logger';
-import { DomainError, InternalError } from './domain-error';
-import { codeForStatus, type ErrorEnvelope } from './error-envelope';
+import {
+  bodyCharsetUnsupported,
+  bodyEncodingUnsupported,
+  httpExceptionInSpanish,
+  internalError,
+  malformedJson,
+  payloadTooLarge,
+  requestAborted,
+  validationError,
+} from './common.errors';
+import { DomainError } from './domain-error';
+import type { ErrorEntry } from './error-catalogue';
+import { answerLanguage, codeForStatus, toEnvelope } from './error-envelope';
+import { requestedLanguage, setErrorLanguage, type Language } from './language';
 import { translatePgError } from './pg-error.translator';
 
 interface HttpErrorBody {
@@ -23,27 +35,28 @@ interface BodyParserError {
   message?: unknown;
 }
 
-const BODY_PARSER_MESSAGES: Record<string, string> = {
-  'entity.too.large': 'request body is too large',
-  'entity.parse.failed': 'request body is not valid JSON',
-  'encoding.unsupported': 'unsupported request body encoding',
-  'charset.unsupported': 'unsupported request body charset',
-  'request.aborted': 'request aborted',
+/** The body parser's errors, by their `type`. */
+const BODY_PARSER_ERRORS: Record<string, ErrorEntry<[]>> = {
+  'entity.too.large': payloadTooLarge,
+  'entity.parse.failed': malformedJson,
+  'encoding.unsupported': bodyEncodingUnsupported,
+  'charset.unsupported': bodyCharsetUnsupported,
+  'request.aborted': requestAborted,
 };
 
-export function toEnvelope(error: DomainError, requestId: string | undefined): ErrorEnvelope {
-  const envelope: ErrorEnvelope = { error: error.message, code: error.code };
-  if (error.detail !== undefined) envelope.detail = error.detail;
-  if (error.extra) Object.assign(envelope, error.extra);
-  if (requestId) envelope.requestId = requestId;
-  return envelope;
-}
-
-export function sendError(response: Response, error: DomainError, envelope: ErrorEnvelope): void {
+/** Writes an error answer: its headers, the envelope in `language`, always as JSON. */
+export function sendError(
+  response: Response,
+  error: DomainError,
+  requestId: string | undefined,
+  requested: Language,
+): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+  const language = answerLanguage(error, requested);
+  setErrorLanguage(response, language);
   // always JSON, even on a route whose success is another type (the iClock routes' text/plain)
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.status(error.status).json(envelope);
+  response.status(error.status).json(toEnvelope(error, requestId, language));
 }
 
 /**
@@ -67,15 +80,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = ctx.getResponse<Response>();
     const request = ctx.getRequest<Request & { id?: unknown }>();
     if (response.headersSent) return;
+    const requested = requestedLanguage(request.headers['accept-language']);
     if (exception instanceof ReplayedResponse) {
-      exception.send(response);
+      exception.send(response, requested);
       return;
     }
 
     const error = isRouteNotFound(exception, request)
       ? unroutedAnswer(request, this.routes)
       : domainErrorOf(exception);
-    const envelope = toEnvelope(error, typeof request.id === 'string' ? request.id : undefined);
 
     // an outage the SQLSTATE translator recognised (a database away, a statement cancelled) is
     // expected: a warning, not a stack per request while it lasts
@@ -89,7 +102,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     } else {
       this.logger.debug({ status: error.status, code: error.code }, error.message);
     }
-    sendError(response, error, envelope);
+    sendError(response, error, typeof request.id === 'string' ? request.id : undefined, requested);
   }
 }
 
@@ -109,20 +122,26 @@ export function domainErrorOf(exception: unknown): DomainError {
   if (exception instanceof HttpException) return fromHttpException(exception);
   const translated = translatePgError(exception);
   if (translated) return translated;
-  return new InternalError();
+  return internalError();
 }
 
+/**
+ * An HTTP exception of Nest or of a library (multer's refusals of an upload): its status, its
+ * message and the Spanish of it; a list of violations is VALIDATION_FAILED.
+ */
 function fromHttpException(exception: HttpException): DomainError {
   const status = exception.getStatus();
   const body = exception.getResponse();
   let message = exception.message;
+  let spanish: string | undefined;
   let code = codeForStatus(status);
   let detail: unknown;
   if (typeof body === 'object' && body !== null) {
     const b = body as HttpErrorBody;
     if (Array.isArray(b.message)) {
-      // ValidationPipe: a list of violations
-      message = 'Validation failed';
+      // a ValidationPipe without the service's exception factory: a list of violations
+      const problems = b.message.map(String);
+      ({ en: message, es: spanish } = validationError.texts(problems));
       detail = b.message;
     } else if (typeof b.message === 'string') {
       message = b.message;
@@ -132,8 +151,9 @@ function fromHttpException(exception: HttpException): DomainError {
   } else if (typeof body === 'string') {
     message = body;
   }
-  if (status >= 500) message = 'Internal server error; the request id identifies it in the logs';
-  return new DomainError({ status, code, message, detail });
+  if (status >= 500) ({ en: message, es: spanish } = internalError.texts());
+  spanish ??= httpExceptionInSpanish(status, message, exception.cause);
+  return new DomainError({ status, code, message, spanish, detail });
 }
 
 function fromBodyParserError(exception: unknown): DomainError | undefined {
@@ -146,10 +166,10 @@ function fromBodyParserError(exception: unknown): DomainError | undefined {
       : typeof e.statusCode === 'number'
         ? e.statusCode
         : undefined;
-  if (!type || !status || !(type in BODY_PARSER_MESSAGES)) return undefined;
+  if (!type || !status || !(type in BODY_PARSER_ERRORS)) return undefined;
   return new DomainError({
+    ...BODY_PARSER_ERRORS[type].options(),
     status,
     code: codeForStatus(status),
-    message: BODY_PARSER_MESSAGES[type],
   });
 }

@@ -3,8 +3,13 @@ export interface DomainErrorOptions {
   status: number;
   /** Machine code: a name (`COMANDA_NOT_FOUND`) or a PostgreSQL SQLSTATE (`23505`). */
   code: string;
-  /** For people. */
+  /** For people, in English: the default language, and the one of the logs. */
   message: string;
+  /**
+   * The same text in Spanish, answered to a request that prefers it (`Accept-Language: es`).
+   * An error of a catalogue always has it (error-catalogue.ts); one without answers English.
+   */
+  spanish?: string;
   /** The envelope's `detail`: what exactly was wrong (a value, a list of violations ...). */
   detail?: unknown;
   /** Fields added at the top level of the envelope (an RPC failure's diagnostics, a constraint's column). */
@@ -21,13 +26,15 @@ export interface DomainErrorOptions {
 }
 
 /**
- * Base of every error the service raises on purpose. A module declares its own factories or
- * subclasses with a machine `code` (comandas.errors.ts, tenancy.errors.ts ...); the global
- * filter turns them into the envelope `{ error, code, detail }` with `status` and `headers`.
+ * Base of every error the service raises on purpose. A module declares its codes in its
+ * catalogue, one entry each (`src/x/x.errors.ts`, built with defineError of
+ * error-catalogue.ts); the global filter turns them into the envelope `{ error, code, detail }`
+ * with `status` and `headers`, the text in the request's language.
  */
 export class DomainError extends Error {
   readonly status: number;
   readonly code: string;
+  readonly spanish?: string;
   readonly detail?: unknown;
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
@@ -38,6 +45,7 @@ export class DomainError extends Error {
     this.name = new.target.name;
     this.status = options.status;
     this.code = options.code;
+    this.spanish = options.spanish;
     this.detail = options.detail;
     this.extra = options.extra;
     this.headers = options.headers;
@@ -45,19 +53,12 @@ export class DomainError extends Error {
   }
 }
 
-/** 400: the request itself is wrong. */
-export class BadRequestError extends DomainError {
-  constructor(message: string, code = 'BAD_REQUEST', detail?: unknown) {
-    super({ status: 400, code, message, detail });
-  }
-}
-
-/** 403: understood, and refused to this caller. */
-export class ForbiddenError extends DomainError {
-  constructor(message: string, code = 'FORBIDDEN', detail?: unknown) {
-    super({ status: 403, code, message, detail });
-  }
-}
+/*
+ * Errors made on the spot, with an English text only (they answer English whatever the request
+ * asks for): the command-line tools' refusals, which they print, and a test's probe. The
+ * service's own errors come from the entries of their catalogues (error-catalogue.ts), which
+ * speak Spanish too.
+ */
 
 /** 404: the resource does not exist. */
 export class NotFoundError extends DomainError {
@@ -70,82 +71,5 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string, code = 'CONFLICT', detail?: unknown) {
     super({ status: 409, code, message, detail });
-  }
-}
-
-/**
- * 404 for a path no route serves, or a route that is switched off: the same body whether the
- * router or a guard says it, so a switched-off feature cannot be told from a missing route.
- */
-export class RouteNotFoundError extends NotFoundError {
-  constructor(method: string, url: string) {
-    super(`Cannot ${method} ${url}`, 'NOT_FOUND');
-  }
-}
-
-/** 405: the path exists, with other methods (the Allow header names them). */
-export class MethodNotAllowedError extends DomainError {
-  constructor(method: string, path: string, allowed: string[]) {
-    super({
-      status: 405,
-      code: 'METHOD_NOT_ALLOWED',
-      message: `${method} is not served on ${path}: use ${allowed.join(', ')}`,
-      detail: { allowed },
-      headers: { Allow: allowed.join(', ') },
-    });
-  }
-}
-
-/** 415: the body is not of a media type the route reads. */
-export class UnsupportedMediaTypeError extends DomainError {
-  constructor(message: string, detail?: unknown) {
-    super({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message, detail });
-  }
-}
-
-/** 429: too many requests; retry after `retryAfterSeconds`. */
-export class TooManyRequestsError extends DomainError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super({
-      status: 429,
-      code: 'RATE_LIMITED',
-      message,
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
-  }
-}
-
-/** 503: not now (an outage, a timeout, a tenant being provisioned); retry after a while. */
-export class ServiceUnavailableError extends DomainError {
-  constructor(message: string, code: string, retryAfterSeconds: number, detail?: unknown) {
-    super({
-      status: 503,
-      code,
-      message,
-      detail,
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
-  }
-}
-
-/** The database of a tenant (or the control database) cannot be reached right now. */
-export class DatabaseUnavailableError extends ServiceUnavailableError {
-  constructor(
-    message = 'The database is not available right now, retry shortly',
-    retryAfterSeconds = 5,
-  ) {
-    super(message, 'DATABASE_UNAVAILABLE', retryAfterSeconds);
-  }
-}
-
-/** 500: a bug. The client sees this message only; the cause is logged. */
-export class InternalError extends DomainError {
-  constructor(code = 'INTERNAL_ERROR', cause?: unknown) {
-    super({
-      status: 500,
-      code,
-      message: 'Internal server error; the request id identifies it in the logs',
-      cause,
-    });
   }
 }

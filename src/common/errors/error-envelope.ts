@@ -1,3 +1,6 @@
+import type { DomainError } from './domain-error';
+import type { Language } from './language';
+
 /** The body of every error response (docs/api-contract.md, errors). */
 export interface ErrorEnvelope {
   error: string;
@@ -26,4 +29,29 @@ const STATUS_CODES: Record<number, string> = {
 
 export function codeForStatus(status: number): string {
   return STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
+}
+
+/**
+ * The language an error is answered in: the one the request asks for (requestedLanguage), when
+ * the error has its text in it; English otherwise (an error without Spanish text).
+ */
+export function answerLanguage(error: DomainError, requested: Language): Language {
+  return requested === 'es' && error.spanish !== undefined ? 'es' : 'en';
+}
+
+/**
+ * The envelope of an error, its text in `language`: every other field is the same in both
+ * languages.
+ */
+export function toEnvelope(
+  error: DomainError,
+  requestId: string | undefined,
+  language: Language = 'en',
+): ErrorEnvelope {
+  const text = answerLanguage(error, language) === 'es' ? error.spanish! : error.message;
+  const envelope: ErrorEnvelope = { error: text, code: error.code };
+  if (error.detail !== undefined) envelope.detail = error.detail;
+  if (error.extra) Object.assign(envelope, error.extra);
+  if (requestId) envelope.requestId = requestId;
+  return envelope;
 }

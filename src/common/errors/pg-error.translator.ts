@@ -1,10 +1,19 @@
 import {
-  BadRequestError,
-  ConflictError,
-  DatabaseUnavailableError,
-  DomainError,
-  ServiceUnavailableError,
-} from './domain-error';
+  checkViolation,
+  databaseUnavailable,
+  databaseWithoutConnections,
+  foreignKeyViolation,
+  invalidValue,
+  notNullViolation,
+  queryFailed,
+  restrictViolation,
+  statementTimeout,
+  tenantDatabaseMissing,
+  transientConflict,
+  uniqueViolation,
+  type ConstraintFields,
+} from './common.errors';
+import { DomainError } from './domain-error';
 
 /**
  * SQLSTATEs of a conflict that passes by itself (a serialization failure, a deadlock, a lock not
@@ -166,12 +175,13 @@ function identifierOf(text: string): string | undefined {
   return quoted ? quoted[1].replace(/""/g, '"') : undefined;
 }
 
-const CONSTRAINT_MESSAGES: Record<string, string> = {
-  '23503': 'foreign-key violation',
-  '23001': 'foreign-key violation', // restrict_violation (ON DELETE RESTRICT)
-  '23505': 'uniqueness violation',
-  '23514': 'CHECK violation',
-  '23502': 'missing NOT NULL field',
+/** The entry of each constraint violation. */
+const CONSTRAINT_VIOLATIONS: Record<string, typeof foreignKeyViolation> = {
+  '23503': foreignKeyViolation,
+  '23001': restrictViolation, // restrict_violation (ON DELETE RESTRICT)
+  '23505': uniqueViolation,
+  '23514': checkViolation,
+  '23502': notNullViolation,
 };
 
 /** Violations whose detail shows the key: `Key (col)=(value) ...`. */
@@ -209,25 +219,11 @@ function constraintViolation(
         : code === '23514' && checkColumns?.length
           ? [...checkColumns]
           : undefined;
-  const fields: Record<string, unknown> = {};
+  const fields: ConstraintFields = {};
   if (columns?.length === 1) fields.column = columns[0];
   else if (columns) fields.columns = columns;
   if (pg.constraint !== undefined) fields.constraint = pg.constraint;
-
-  let message = CONSTRAINT_MESSAGES[code];
-  if (code === '23502' && columns) message += `: ${columns.join(', ')}`;
-  else if (pg.constraint !== undefined && columns)
-    message += `: ${pg.constraint} (${columns.join(', ')})`;
-  else if (pg.constraint !== undefined) message += `: ${pg.constraint}`;
-  else if (columns) message += `: ${columns.join(', ')}`;
-
-  return new DomainError({
-    status: 400,
-    code,
-    message,
-    detail: pg.detail ?? pg.message,
-    extra: Object.keys(fields).length > 0 ? fields : undefined,
-  });
+  return CONSTRAINT_VIOLATIONS[code](pg.detail ?? pg.message, fields);
 }
 
 export interface PgTranslationOptions {
@@ -255,13 +251,13 @@ export function translatePgError(
   options: PgTranslationOptions = {},
 ): DomainError | undefined {
   if (error instanceof DomainError) return error;
-  if (isConnectionError(error)) return new DatabaseUnavailableError();
+  if (isConnectionError(error)) return databaseUnavailable();
   const pg = pgErrorInfo(error);
   const code = sqlStateOf(pg);
   if (!pg || !code) return undefined;
   const translated = translateSqlState(code, pg, options.checkColumns);
   if (options.sqlFailuresAre400 && translated?.status !== 400) {
-    return new BadRequestError('query failed', code, pg.message);
+    return new DomainError({ ...queryFailed.options(pg.message), code });
   }
   return translated;
 }
@@ -271,7 +267,7 @@ function translateSqlState(
   pg: PgErrorInfo,
   checkColumns: readonly string[] | undefined,
 ): DomainError | undefined {
-  if (CONSTRAINT_MESSAGES[code]) return constraintViolation(code, pg, checkColumns);
+  if (CONSTRAINT_VIOLATIONS[code]) return constraintViolation(code, pg, checkColumns);
   switch (code) {
     case '22P02': // invalid_text_representation
     case '22003': // numeric_value_out_of_range
@@ -279,18 +275,18 @@ function translateSqlState(
     case '22008': // datetime_field_overflow
     case '22001': // string_data_right_truncation
     case '22023': // invalid_parameter_value
-      return new BadRequestError('invalid value', code, pg.message);
+      return new DomainError({ ...invalidValue.options(pg.message), code });
     case '40001': // serialization_failure
     case '40P01': // deadlock_detected
     case '55P03': // lock_not_available
       // TRANSIENT_SQLSTATES: the same request may well succeed when sent again
-      return new ConflictError('the row is being changed by another request, retry', code);
+      return new DomainError({ ...transientConflict.options(), code });
     case '57014': // query_canceled (statement_timeout)
-      return new ServiceUnavailableError('the query took too long and was cancelled', code, 1);
+      return statementTimeout();
     case '53300': // too_many_connections
-      return new DatabaseUnavailableError('the database has no free connections, retry shortly');
+      return databaseWithoutConnections();
     case '3D000': // invalid_catalog_name: the tenant database does not exist
-      return new DatabaseUnavailableError('the tenant database does not exist or is not reachable');
+      return tenantDatabaseMissing();
     default:
       return undefined;
   }

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
-import { BadRequestError, UnsupportedMediaTypeError } from '../errors/domain-error';
+import { invalidBody, unsupportedMediaType } from '../errors/common.errors';
 
 export const BODY_TYPES = 'comandas:body-types';
 
@@ -36,18 +36,12 @@ export function checkBodyType(req: Request, accepted: readonly string[] | undefi
   const contentType = req.headers['content-type'];
   const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
   if (!types.includes(mediaType)) {
-    throw new UnsupportedMediaTypeError(
-      `The body must be sent as ${types.join(' or ')}` +
-        (contentType ? ` (it came as ${contentType})` : ' (it came without a Content-Type)'),
-      { expected: types, received: contentType ?? null },
-    );
+    throw unsupportedMediaType([...types], contentType ?? null);
   }
   if (mediaType === JSON_TYPE) {
     const body: unknown = req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new BadRequestError('The body must be a JSON object', 'INVALID_BODY', {
-        received: kindOf(body),
-      });
+      throw invalidBody(kindOf(body));
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from '../errors/domain-error';
+import { validationError } from '../errors/common.errors';
 import { validationFailed } from '../validation';
 
 /**
@@ -127,12 +127,9 @@ export function hostileValueProblems(value: unknown, path = '', depth = 0): stri
  */
 export function refuseDeepJson(_req: unknown, _res: unknown, bytes: Buffer): void {
   if (jsonNestingExceeds(bytes))
-    throw new DomainError({
-      status: 400,
-      code: 'VALIDATION_FAILED',
-      message: 'Validation failed',
-      detail: [`the body must not nest arrays or objects deeper than ${MAX_JSON_DEPTH} levels`],
-    });
+    throw validationError([
+      `the body must not nest arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
+    ]);
 }
 
 /**

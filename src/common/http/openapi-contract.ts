@@ -12,9 +12,31 @@ import { issuesTokens, type AppConfig } from '../config/app-config';
 import { FEATURES, isTenantFeature } from '../config/features';
 import { TENANT_HEADER_PARAMETER } from '../decorators';
 import {
-  ERRORS,
+  authenticationRequired,
+  databaseUnavailable,
+  forbidden,
+  invalidBody,
+  invalidId,
+  invalidIfMatch,
+  malformedJson,
+  payloadTooLarge,
+  rateLimited,
+  requestTimeout,
+  staleVersion,
+  tenantInvalid,
+  tenantMismatch,
+  tenantNotFound,
+  tenantProvisioning,
+  tenantRequired,
+  tenantSchemaOutdated,
+  tenantSuspended,
+  unknownRoute,
+  unsupportedMediaType,
+} from '../errors/common.errors';
+import {
   errorResponse,
   examplesNamedIn,
+  SPANISH_EXAMPLE,
   STATUS_TEXT,
   type ErrorExample,
 } from './openapi-errors';
@@ -30,7 +52,8 @@ import {
  *   what an operation is (tenant-scoped unless `@NoTenant()`, public, switchable, rate limited,
  *   reading a body, taking an id), not repeated on every handler;
  * - every error response rebuilt the same way (the envelope schema, an example of each code
- *   it can carry, a description listing them) and every response's headers with a schema;
+ *   it can carry with its Spanish text, a description listing them, Content-Language) and every
+ *   response's headers with a schema;
  * - what depends on the configuration: the bearer scheme and its requirement only with
  *   AUTH_MODE=jwt, and whether a switchable feature is on or off by default.
  */
@@ -53,6 +76,13 @@ const HEADERS: Record<string, HeaderObject> = {
   'Retry-After': {
     description: 'Seconds to wait before trying again',
     schema: { type: 'integer', minimum: 1 },
+  },
+  'Content-Language': {
+    description:
+      'The language of the error’s text (`error`): `es` when the request’s Accept-Language ' +
+      'prefers Spanish (`es`, `es-PE` ...), `en` otherwise. Every other field of the body is the ' +
+      'same in both languages; each example shows its Spanish text as `x-error-es`',
+    schema: { type: 'string', enum: ['en', 'es'] },
   },
   'WWW-Authenticate': {
     description:
@@ -92,7 +122,8 @@ function examplesOf(response: ResponseObject, status: number): ErrorExample[] {
     if (isReference(value)) return [];
     const body = value.value as ErrorExample['body'];
     const summary = (value.summary ?? '').replace(`${body.code}: `, '');
-    return [{ name, status, summary, body }];
+    const spanish = (value as Record<string, unknown>)[SPANISH_EXAMPLE];
+    return [{ name, status, summary, body, spanish: typeof spanish === 'string' ? spanish : '' }];
   });
 }
 
@@ -104,56 +135,41 @@ function sharedErrors(path: string, method: string, op: Operation, config: AppCo
   const feature = op['x-feature'];
   if (typeof feature === 'string') {
     const samplePath = path.replace(/\{[^}]+\}/g, '1');
-    examples.push({
-      ...ERRORS.FEATURE_OFF,
-      body: { ...ERRORS.FEATURE_OFF.body, error: `Cannot ${method.toUpperCase()} ${samplePath}` },
-    });
+    examples.push(unknownRoute.exampleOf(method.toUpperCase(), samplePath));
   }
-  if (op[NOT_RATE_LIMITED] !== false) examples.push(ERRORS.RATE_LIMITED);
+  if (op[NOT_RATE_LIMITED] !== false) examples.push(rateLimited.example);
   if (config.AUTH_MODE === 'jwt' && !isPublic) {
-    examples.push(ERRORS.UNAUTHENTICATED, ERRORS.TENANT_MISMATCH);
-    if (tenant && op['x-permission'] !== undefined) examples.push(ERRORS.FORBIDDEN);
+    examples.push(authenticationRequired.example, tenantMismatch.example);
+    if (tenant && op['x-permission'] !== undefined) examples.push(forbidden.example);
   }
   if (tenant) {
     examples.push(
-      ERRORS.TENANT_REQUIRED,
-      ERRORS.TENANT_INVALID,
-      ERRORS.TENANT_NOT_FOUND,
-      ERRORS.TENANT_SUSPENDED,
-      ERRORS.TENANT_PROVISIONING,
-      ERRORS.TENANT_SCHEMA_OUTDATED,
-      ERRORS.DATABASE_UNAVAILABLE,
+      tenantRequired.example,
+      tenantInvalid.example,
+      tenantNotFound.example,
+      tenantSuspended.example,
+      tenantProvisioning.example,
+      tenantSchemaOutdated.example,
+      databaseUnavailable.example,
     );
-    if (op[LONG_RUNNING] !== true) examples.push(ERRORS.REQUEST_TIMEOUT);
+    if (op[LONG_RUNNING] !== true) examples.push(requestTimeout.example);
   }
   const body = op.requestBody;
   if (body && !isReference(body)) {
     const types = Object.keys(body.content);
-    examples.push(ERRORS.PAYLOAD_TOO_LARGE, {
-      ...ERRORS.UNSUPPORTED_MEDIA_TYPE,
-      body: {
-        ...ERRORS.UNSUPPORTED_MEDIA_TYPE.body,
-        error: `The body must be sent as ${types.join(' or ')} (it came as text/plain)`,
-        detail: { expected: types, received: 'text/plain' },
-      },
-    });
+    examples.push(payloadTooLarge.example, unsupportedMediaType.exampleOf(types, 'text/plain'));
     if (types.includes('application/json'))
-      examples.push(ERRORS.INVALID_BODY, ERRORS.MALFORMED_JSON);
+      examples.push(invalidBody.example, malformedJson.example);
   }
   // an operation that takes If-Match (the @IfMatch() parameter) can refuse a malformed or stale one
   const ifMatch = (op.parameters ?? []).some(
     (p) => !isReference(p) && p.in === 'header' && p.name.toLowerCase() === 'if-match',
   );
-  if (ifMatch) examples.push(ERRORS.INVALID_IF_MATCH, ERRORS.STALE_VERSION);
+  if (ifMatch) examples.push(invalidIfMatch.example, staleVersion.example);
   for (const name of idParameters(op)) {
     examples.push({
-      ...ERRORS.INVALID_ID,
+      ...invalidId.exampleOf(name, 'abc'),
       name: examples.some((e) => e.name === 'INVALID_ID') ? `INVALID_ID_${name}` : 'INVALID_ID',
-      body: {
-        ...ERRORS.INVALID_ID.body,
-        error: `${name} must be a positive integer`,
-        detail: { [name]: 'abc' },
-      },
     });
   }
   return examples;
@@ -220,6 +236,8 @@ function completeResponses(op: Operation, shared: ErrorExample[], config: AppCon
         headers[name] = { ...header, schema: { type: 'string' } };
     }
     headers['X-Request-Id'] = headerRef('X-Request-Id');
+    // an error's text is in the language the request asks for
+    if (byStatus.has(status)) headers['Content-Language'] = headerRef('Content-Language');
     if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
     if (status === 401 && config.AUTH_MODE === 'jwt')
       headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');

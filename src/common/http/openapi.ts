@@ -12,6 +12,10 @@ const DESCRIPTION = [
   '- Every error has the body `{"error": message, "code": MACHINE_CODE or SQLSTATE, ' +
     '"detail"?: ..., "requestId": ...}`; each error response of an operation shows an example ' +
     'of every code it can carry. Every response carries `X-Request-Id`.',
+  '- The `error` text is in Spanish when the request’s `Accept-Language` prefers it (`es`, ' +
+    '`es-PE` ..., q-values weighed), in English otherwise; `Content-Language` says which. The ' +
+    'code, the detail and every other field are the same in both languages; each example shows ' +
+    'its Spanish text as `x-error-es`.',
   '- Authentication: with `AUTH_MODE=jwt` a Bearer token on every route but health (this ' +
     'document then declares the bearer scheme); with `AUTH_MODE=off` no credentials.',
   '- The generic table and RPC routes are switchable features, off unless switched on: off ' +

@@ -1,5 +1,5 @@
 import { Injectable, PipeTransform, type ArgumentMetadata } from '@nestjs/common';
-import { BadRequestError } from '../errors/domain-error';
+import { invalidId } from '../errors/common.errors';
 
 /** A positive integer id from a path parameter; anything else is 400 INVALID_ID. */
 @Injectable()
@@ -10,13 +10,7 @@ export class ParseIdPipe implements PipeTransform<string, number> {
   transform(value: string, metadata: ArgumentMetadata): number {
     const id = /^[1-9]\d{0,14}$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(id) || id > this.max) {
-      throw new BadRequestError(
-        `${metadata.data ?? 'id'} must be a positive integer`,
-        'INVALID_ID',
-        {
-          [metadata.data ?? 'id']: value,
-        },
-      );
+      throw invalidId(metadata.data ?? 'id', value);
     }
     return id;
   }

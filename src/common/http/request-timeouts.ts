@@ -2,8 +2,9 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
-import { ServiceUnavailableError } from '../errors/domain-error';
-import { sendError, toEnvelope } from '../errors/all-exceptions.filter';
+import { sendError } from '../errors/all-exceptions.filter';
+import { requestTimeout } from '../errors/common.errors';
+import { requestedLanguage } from '../errors/language';
 import { AppLogger, type Logger } from '../logging/logger';
 import { onResponseEnd } from '../logging/request-logging';
 
@@ -79,12 +80,9 @@ export class RequestTimeouts implements OnApplicationShutdown {
 
   private answer(req: Request & { id?: string }, res: Response): void {
     if (res.headersSent || res.writableEnded) return;
-    const error = new ServiceUnavailableError(
-      `The request was not answered within ${this.ms} ms; retry shortly`,
-      'REQUEST_TIMEOUT',
-      5,
-    );
+    const error = requestTimeout(this.ms);
     this.logger.warn({ status: error.status, code: error.code }, error.message);
-    sendError(res, error, toEnvelope(error, req.id));
+    // a request without headers (as a bare one made by hand) answers in English
+    sendError(res, error, req.id, requestedLanguage(req.headers?.['accept-language']));
   }
 }

@@ -1,11 +1,18 @@
 import { NotFoundException } from '@nestjs/common';
 import type { Request } from 'express';
-import {
-  MethodNotAllowedError,
-  RouteNotFoundError,
-  type DomainError,
-} from '../errors/domain-error';
+import { methodNotAllowed, unknownRoute } from '../errors/common.errors';
+import { DomainError } from '../errors/domain-error';
 import type { RouteTable } from './route-table';
+
+/**
+ * 404 for a path no route serves, or a route that is switched off: the same body whether the
+ * router or a guard says it, so a switched-off feature cannot be told from a missing route.
+ */
+export class RouteNotFoundError extends DomainError {
+  constructor(method: string, url: string) {
+    super(unknownRoute.options(method, url));
+  }
+}
 
 type RequestLine = Pick<Request, 'method' | 'originalUrl'>;
 
@@ -31,5 +38,5 @@ export function unroutedAnswer(req: RequestLine, routes: RouteTable): DomainErro
   const path = req.originalUrl.split('?')[0];
   const allowed = routes.allowedMethods(path);
   if (allowed.length === 0 || allowed.includes(req.method)) return routeNotFound(req);
-  return new MethodNotAllowedError(req.method, path, allowed);
+  return methodNotAllowed(req.method, path, allowed);
 }

@@ -10,7 +10,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { ApiHeader, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { etagOf, parseIfMatch } from './etag';
-import { ApiErrors, type ErrorExample } from './openapi-errors';
+import { ApiErrors, type DocumentedError } from './openapi-errors';
 
 /**
  * Resources with a `version` (optimistic concurrency): every response that is one of them
@@ -86,7 +86,7 @@ export interface VersionedRouteOptions {
   /** Extra response headers of the success (Location ...). */
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /** The route's own errors (the ones every route shares are added to the document anyway). */
-  errors?: ErrorExample[];
+  errors?: DocumentedError[];
 }
 
 /** A route that answers one versioned resource: its ETag, its document entry, its errors. */

@@ -4809,6 +4809,8 @@ export interface components {
     'X-Request-Id': string;
     /** @description Seconds to wait before trying again */
     'Retry-After': number;
+    /** @description The language of the error’s text (`error`): `es` when the request’s Accept-Language prefers Spanish (`es`, `es-PE` ...), `en` otherwise. Every other field of the body is the same in both languages; each example shows its Spanish text as `x-error-es` */
+    'Content-Language': 'en' | 'es';
     /** @description The Bearer challenge (RFC 6750), with error="invalid_token" when a token was sent */
     'WWW-Authenticate': string;
   };
@@ -4839,6 +4841,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4849,6 +4852,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -4860,6 +4864,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4870,6 +4875,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4880,6 +4886,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -4891,6 +4898,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -4923,6 +4931,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4933,6 +4942,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -4944,6 +4954,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4954,6 +4965,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -4964,6 +4976,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -4975,6 +4988,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5053,6 +5067,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5063,6 +5078,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5074,6 +5090,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5084,6 +5101,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5094,6 +5112,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5105,6 +5124,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5156,6 +5176,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5166,6 +5187,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5177,6 +5199,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5187,6 +5210,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5197,6 +5221,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5208,6 +5233,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5251,6 +5277,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5261,6 +5288,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5272,6 +5300,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5282,6 +5311,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5292,6 +5322,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5302,6 +5333,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5312,6 +5344,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5322,6 +5355,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5332,6 +5366,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5343,6 +5378,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5380,6 +5416,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5390,6 +5427,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5401,6 +5439,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5411,6 +5450,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5421,6 +5461,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5432,6 +5473,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5478,6 +5520,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5488,6 +5531,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5499,6 +5543,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5509,6 +5554,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5519,6 +5565,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5529,6 +5576,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5539,6 +5587,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5549,6 +5598,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5559,6 +5609,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5569,6 +5620,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5580,6 +5632,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5629,6 +5682,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5639,6 +5693,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5650,6 +5705,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5660,6 +5716,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5670,6 +5727,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5680,6 +5738,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5690,6 +5749,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5700,6 +5760,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5710,6 +5771,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5720,6 +5782,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5731,6 +5794,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5766,6 +5830,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5776,6 +5841,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5787,6 +5853,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5797,6 +5864,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5807,6 +5875,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5818,6 +5887,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5864,6 +5934,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5874,6 +5945,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -5885,6 +5957,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5895,6 +5968,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5905,6 +5979,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5915,6 +5990,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5925,6 +6001,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5935,6 +6012,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5945,6 +6023,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -5955,6 +6034,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -5966,6 +6046,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6017,6 +6098,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6027,6 +6109,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6038,6 +6121,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6048,6 +6132,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6058,6 +6143,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6068,6 +6154,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6078,6 +6165,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6088,6 +6176,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6098,6 +6187,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6108,6 +6198,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6119,6 +6210,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6167,6 +6259,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6177,6 +6270,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6188,6 +6282,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6198,6 +6293,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6208,6 +6304,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6218,6 +6315,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6228,6 +6326,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6238,6 +6337,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6248,6 +6348,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6258,6 +6359,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6269,6 +6371,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6317,6 +6420,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6327,6 +6431,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6338,6 +6443,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6348,6 +6454,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6358,6 +6465,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6368,6 +6476,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6378,6 +6487,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6388,6 +6498,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6398,6 +6509,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6408,6 +6520,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6419,6 +6532,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6465,6 +6579,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6475,6 +6590,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6486,6 +6602,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6496,6 +6613,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6506,6 +6624,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6516,6 +6635,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6526,6 +6646,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6536,6 +6657,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6546,6 +6668,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6556,6 +6679,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6567,6 +6691,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6612,6 +6737,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6622,6 +6748,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6633,6 +6760,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6643,6 +6771,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6653,6 +6782,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6664,6 +6794,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6707,6 +6838,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6717,6 +6849,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6728,6 +6861,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6738,6 +6872,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6748,6 +6883,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6758,6 +6894,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6768,6 +6905,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6778,6 +6916,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6788,6 +6927,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6799,6 +6939,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6836,6 +6977,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6846,6 +6988,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6857,6 +7000,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6867,6 +7011,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6877,6 +7022,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6888,6 +7034,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -6934,6 +7081,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6944,6 +7092,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -6955,6 +7104,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6965,6 +7115,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6975,6 +7126,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6985,6 +7137,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -6995,6 +7148,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7005,6 +7159,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7015,6 +7170,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7025,6 +7181,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7036,6 +7193,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7082,6 +7240,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7092,6 +7251,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7103,6 +7263,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7113,6 +7274,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7123,6 +7285,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7133,6 +7296,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7143,6 +7307,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7153,6 +7318,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7163,6 +7329,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7173,6 +7340,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7184,6 +7352,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7230,6 +7399,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7240,6 +7410,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7251,6 +7422,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7261,6 +7433,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7271,6 +7444,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7281,6 +7455,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7291,6 +7466,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7301,6 +7477,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7311,6 +7488,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7321,6 +7499,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7332,6 +7511,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7374,6 +7554,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7384,6 +7565,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7395,6 +7577,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7405,6 +7588,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7415,6 +7599,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7425,6 +7610,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7435,6 +7621,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7445,6 +7632,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7456,6 +7644,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7502,6 +7691,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7512,6 +7702,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7523,6 +7714,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7533,6 +7725,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7543,6 +7736,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7553,6 +7747,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7563,6 +7758,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7573,6 +7769,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7583,6 +7780,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7593,6 +7791,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7604,6 +7803,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7789,6 +7989,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7799,6 +8000,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7810,6 +8012,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7820,6 +8023,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7830,6 +8034,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7840,6 +8045,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7850,6 +8056,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7860,6 +8067,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7870,6 +8078,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7880,6 +8089,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7891,6 +8101,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7937,6 +8148,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7947,6 +8159,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7958,6 +8171,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7968,6 +8182,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7978,6 +8193,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7988,6 +8204,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7998,6 +8215,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8008,6 +8226,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8018,6 +8237,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8028,6 +8248,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8039,6 +8260,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8085,6 +8307,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8095,6 +8318,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8106,6 +8330,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8116,6 +8341,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8126,6 +8352,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8136,6 +8363,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8146,6 +8374,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8156,6 +8385,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8166,6 +8396,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8176,6 +8407,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8187,6 +8419,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8219,6 +8452,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8229,6 +8463,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8240,6 +8475,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8250,6 +8486,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8260,6 +8497,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8271,6 +8509,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8303,6 +8542,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8313,6 +8553,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8324,6 +8565,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8334,6 +8576,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8344,6 +8587,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8355,6 +8599,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8397,6 +8642,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8407,6 +8653,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8418,6 +8665,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8428,6 +8676,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8438,6 +8687,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8448,6 +8698,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8458,6 +8709,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8468,6 +8720,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8478,6 +8731,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8489,6 +8743,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8535,6 +8790,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8545,6 +8801,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8556,6 +8813,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8566,6 +8824,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8576,6 +8835,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8587,6 +8847,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8622,6 +8883,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8632,6 +8894,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8643,6 +8906,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8653,6 +8917,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8663,6 +8928,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8674,6 +8940,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8710,6 +8977,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8720,6 +8988,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8731,6 +9000,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8741,6 +9011,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8751,6 +9022,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8762,6 +9034,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8804,6 +9077,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8814,6 +9088,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8825,6 +9100,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8835,6 +9111,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8845,6 +9122,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8855,6 +9133,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8865,6 +9144,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8875,6 +9155,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8885,6 +9166,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8896,6 +9178,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -8938,6 +9221,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8948,6 +9232,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -8959,6 +9244,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8969,6 +9255,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8979,6 +9266,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8989,6 +9277,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -8999,6 +9288,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9009,6 +9299,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9019,6 +9310,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9030,6 +9322,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9062,6 +9355,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9072,6 +9366,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9083,6 +9378,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9093,6 +9389,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9103,6 +9400,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9114,6 +9412,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9153,6 +9452,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9163,6 +9463,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9174,6 +9475,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9184,6 +9486,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9194,6 +9497,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9204,6 +9508,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9214,6 +9519,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9224,6 +9530,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9234,6 +9541,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9245,6 +9553,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9277,6 +9586,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9287,6 +9597,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9298,6 +9609,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9308,6 +9620,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9318,6 +9631,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9329,6 +9643,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9361,6 +9676,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9371,6 +9687,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9382,6 +9699,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9392,6 +9710,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9402,6 +9721,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9413,6 +9733,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9466,6 +9787,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9476,6 +9798,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9487,6 +9810,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9497,6 +9821,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9507,6 +9832,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9518,6 +9844,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9557,6 +9884,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9567,6 +9895,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9578,6 +9907,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9588,6 +9918,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9598,6 +9929,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9608,6 +9940,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9618,6 +9951,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9628,6 +9962,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9638,6 +9973,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9649,6 +9985,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9689,6 +10026,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9699,6 +10037,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9710,6 +10049,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9720,6 +10060,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9730,6 +10071,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9741,6 +10083,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9780,6 +10123,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9790,6 +10134,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9801,6 +10146,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9811,6 +10157,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9821,6 +10168,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9831,6 +10179,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9841,6 +10190,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9851,6 +10201,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9861,6 +10212,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9872,6 +10224,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9907,6 +10260,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9917,6 +10271,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -9928,6 +10283,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9938,6 +10294,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -9948,6 +10305,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -9959,6 +10317,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10001,6 +10360,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10011,6 +10371,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10022,6 +10383,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10032,6 +10394,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10042,6 +10405,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10052,6 +10416,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10062,6 +10427,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10072,6 +10438,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10082,6 +10449,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10093,6 +10461,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10131,6 +10500,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10141,6 +10511,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10152,6 +10523,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10162,6 +10534,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10172,6 +10545,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10182,6 +10556,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10192,6 +10567,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10203,6 +10579,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10241,6 +10618,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10251,6 +10629,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10262,6 +10641,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10272,6 +10652,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10282,6 +10663,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10292,6 +10674,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10302,6 +10685,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10313,6 +10697,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10350,6 +10735,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10360,6 +10746,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10371,6 +10758,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10381,6 +10769,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10391,6 +10780,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10402,6 +10792,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10437,6 +10828,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10447,6 +10839,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10458,6 +10851,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10468,6 +10862,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10478,6 +10873,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10489,6 +10885,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10533,6 +10930,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10543,6 +10941,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10554,6 +10953,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10564,6 +10964,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10574,6 +10975,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10585,6 +10987,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10617,6 +11020,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10627,6 +11031,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10638,6 +11043,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10648,6 +11054,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10658,6 +11065,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10669,6 +11077,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10708,6 +11117,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10718,6 +11128,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10729,6 +11140,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10739,6 +11151,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10749,6 +11162,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10759,6 +11173,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10769,6 +11184,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10779,6 +11195,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10789,6 +11206,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10800,6 +11218,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10842,6 +11261,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10852,6 +11272,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10863,6 +11284,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10873,6 +11295,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10883,6 +11306,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10893,6 +11317,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10903,6 +11328,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10913,6 +11339,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10923,6 +11350,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10934,6 +11362,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -10976,6 +11405,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -10986,6 +11416,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -10997,6 +11428,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11007,6 +11439,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11017,6 +11450,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11027,6 +11461,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11037,6 +11472,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11047,6 +11483,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11057,6 +11494,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11068,6 +11506,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11111,6 +11550,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11121,6 +11561,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11132,6 +11573,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11142,6 +11584,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11152,6 +11595,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11163,6 +11607,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11201,6 +11646,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11211,6 +11657,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11222,6 +11669,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11232,6 +11680,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11242,6 +11691,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11252,6 +11702,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11262,6 +11713,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11273,6 +11725,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11311,6 +11764,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11321,6 +11775,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11332,6 +11787,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11342,6 +11798,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11352,6 +11809,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11362,6 +11820,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11372,6 +11831,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11383,6 +11843,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11421,6 +11882,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11431,6 +11893,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11442,6 +11905,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11452,6 +11916,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11462,6 +11927,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11472,6 +11938,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11482,6 +11949,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11493,6 +11961,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11533,6 +12002,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11543,6 +12013,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11554,6 +12025,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11564,6 +12036,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11574,6 +12047,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11584,6 +12058,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11594,6 +12069,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11604,6 +12080,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11615,6 +12092,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11657,6 +12135,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11667,6 +12146,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11678,6 +12158,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11688,6 +12169,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11698,6 +12180,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11708,6 +12191,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11718,6 +12202,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11728,6 +12213,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11739,6 +12225,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11783,6 +12270,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11793,6 +12281,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11804,6 +12293,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11814,6 +12304,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11824,6 +12315,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11834,6 +12326,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11844,6 +12337,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11854,6 +12348,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11865,6 +12360,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11915,6 +12411,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11925,6 +12422,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -11936,6 +12434,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11946,6 +12445,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -11956,6 +12456,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -11967,6 +12468,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12005,6 +12507,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12015,6 +12518,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12026,6 +12530,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12036,6 +12541,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12046,6 +12552,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12057,6 +12564,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12095,6 +12603,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12105,6 +12614,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12116,6 +12626,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12126,6 +12637,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12136,6 +12648,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12147,6 +12660,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12179,6 +12693,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12189,6 +12704,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12200,6 +12716,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12210,6 +12727,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12220,6 +12738,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12231,6 +12750,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12272,6 +12792,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12282,6 +12803,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12293,6 +12815,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12303,6 +12826,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12313,6 +12837,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12323,6 +12848,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12333,6 +12859,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12343,6 +12870,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12353,6 +12881,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12364,6 +12893,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12399,6 +12929,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12409,6 +12940,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12420,6 +12952,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12430,6 +12963,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12440,6 +12974,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12451,6 +12986,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12484,6 +13020,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12494,6 +13031,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12505,6 +13043,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12515,6 +13054,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12525,6 +13065,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12536,6 +13077,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12578,6 +13120,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12588,6 +13131,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12599,6 +13143,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12609,6 +13154,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12619,6 +13165,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12629,6 +13176,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12639,6 +13187,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12649,6 +13198,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12659,6 +13209,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12670,6 +13221,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12708,6 +13260,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12718,6 +13271,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12729,6 +13283,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12739,6 +13294,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12749,6 +13305,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12759,6 +13316,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12769,6 +13327,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12780,6 +13339,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12818,6 +13378,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12828,6 +13389,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12839,6 +13401,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12849,6 +13412,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12859,6 +13423,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12869,6 +13434,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12879,6 +13445,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12890,6 +13457,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12934,6 +13502,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12944,6 +13513,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -12955,6 +13525,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12965,6 +13536,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -12975,6 +13547,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -12986,6 +13559,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13024,6 +13598,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13034,6 +13609,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13045,6 +13621,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13055,6 +13632,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13065,6 +13643,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13075,6 +13654,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13085,6 +13665,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13096,6 +13677,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13141,6 +13723,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13151,6 +13734,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13162,6 +13746,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13172,6 +13757,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13182,6 +13768,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13193,6 +13780,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13228,6 +13816,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13238,6 +13827,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13249,6 +13839,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13259,6 +13850,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13269,6 +13861,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13280,6 +13873,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13315,6 +13909,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13325,6 +13920,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13336,6 +13932,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13346,6 +13943,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13356,6 +13954,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13367,6 +13966,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13399,6 +13999,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13409,6 +14010,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13420,6 +14022,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13430,6 +14033,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13440,6 +14044,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13451,6 +14056,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13486,6 +14092,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13496,6 +14103,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13507,6 +14115,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13517,6 +14126,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13527,6 +14137,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13538,6 +14149,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13575,6 +14187,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13585,6 +14198,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13596,6 +14210,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13606,6 +14221,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13616,6 +14232,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13627,6 +14244,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13667,6 +14285,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13677,6 +14296,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13688,6 +14308,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13698,6 +14319,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13708,6 +14330,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13719,6 +14342,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13761,6 +14385,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13771,6 +14396,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13782,6 +14408,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13792,6 +14419,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13802,6 +14430,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13812,6 +14441,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13822,6 +14452,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13833,6 +14464,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13870,6 +14502,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13880,6 +14513,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13891,6 +14525,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13901,6 +14536,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13911,6 +14547,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13922,6 +14559,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13932,6 +14570,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -13972,6 +14611,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -13982,6 +14622,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -13993,6 +14634,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14003,6 +14645,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14013,6 +14656,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14023,6 +14667,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14033,6 +14678,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14044,6 +14690,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14054,6 +14701,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14091,6 +14739,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14101,6 +14750,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14112,6 +14762,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14122,6 +14773,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14132,6 +14784,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14143,6 +14796,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14153,6 +14807,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14193,6 +14848,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14203,6 +14859,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14214,6 +14871,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14224,6 +14882,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14234,6 +14893,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14244,6 +14904,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14254,6 +14915,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14265,6 +14927,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14275,6 +14938,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14315,6 +14979,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14325,6 +14990,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14336,6 +15002,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14346,6 +15013,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14356,6 +15024,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14366,6 +15035,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14376,6 +15046,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14387,6 +15058,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14397,6 +15069,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14437,6 +15110,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14447,6 +15121,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14458,6 +15133,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14468,6 +15144,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14478,6 +15155,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14488,6 +15166,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14498,6 +15177,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14509,6 +15189,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14519,6 +15200,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14557,6 +15239,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14567,6 +15250,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14578,6 +15262,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14588,6 +15273,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14598,6 +15284,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14608,6 +15295,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14618,6 +15306,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14629,6 +15318,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14639,6 +15329,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14679,6 +15370,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14689,6 +15381,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14700,6 +15393,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14710,6 +15404,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14720,6 +15415,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14730,6 +15426,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14740,6 +15437,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14751,6 +15449,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14761,6 +15460,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14801,6 +15501,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14811,6 +15512,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14822,6 +15524,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14832,6 +15535,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14842,6 +15546,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14852,6 +15557,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14862,6 +15568,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14873,6 +15580,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14883,6 +15591,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14926,6 +15635,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14936,6 +15646,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -14947,6 +15658,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14957,6 +15669,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14967,6 +15680,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14977,6 +15691,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -14987,6 +15702,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -14998,6 +15714,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15008,6 +15725,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15046,6 +15764,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15056,6 +15775,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15067,6 +15787,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15077,6 +15798,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15087,6 +15809,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15097,6 +15820,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15107,6 +15831,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15118,6 +15843,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15128,6 +15854,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15168,6 +15895,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15178,6 +15906,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15189,6 +15918,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15199,6 +15929,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15209,6 +15940,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15219,6 +15951,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15229,6 +15962,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15240,6 +15974,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15250,6 +15985,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15290,6 +16026,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15300,6 +16037,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15311,6 +16049,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15321,6 +16060,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15331,6 +16071,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15341,6 +16082,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15351,6 +16093,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15362,6 +16105,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15372,6 +16116,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15412,6 +16157,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15422,6 +16168,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15433,6 +16180,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15443,6 +16191,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15453,6 +16202,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15463,6 +16213,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15473,6 +16224,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15484,6 +16236,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15494,6 +16247,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15531,6 +16285,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15541,6 +16296,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15552,6 +16308,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15562,6 +16319,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15572,6 +16330,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15583,6 +16342,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15593,6 +16353,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15633,6 +16394,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15643,6 +16405,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15654,6 +16417,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15664,6 +16428,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15674,6 +16439,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15684,6 +16450,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15694,6 +16461,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15705,6 +16473,7 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15715,6 +16484,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15751,6 +16521,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15761,6 +16532,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15772,6 +16544,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15782,6 +16555,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15792,6 +16566,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15802,6 +16577,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15812,6 +16588,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15823,6 +16600,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15859,6 +16637,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15869,6 +16648,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15880,6 +16660,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15890,6 +16671,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15900,6 +16682,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15910,6 +16693,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15920,6 +16704,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15931,6 +16716,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -15961,6 +16747,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15971,6 +16758,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -15982,6 +16770,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -15992,6 +16781,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16002,6 +16792,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16012,6 +16803,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16023,6 +16815,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16062,6 +16855,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16072,6 +16866,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -16083,6 +16878,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16093,6 +16889,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16103,6 +16900,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16113,6 +16911,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16123,6 +16922,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16133,6 +16933,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16144,6 +16945,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16176,6 +16978,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -16187,6 +16990,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16197,6 +17001,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16233,6 +17038,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16243,6 +17049,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -16254,6 +17061,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16264,6 +17072,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16274,6 +17083,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16284,6 +17094,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16325,6 +17136,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16335,6 +17147,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -16346,6 +17159,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16356,6 +17170,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16366,6 +17181,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16376,6 +17192,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -16386,6 +17203,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -16397,6 +17215,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
