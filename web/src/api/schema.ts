@@ -7846,6 +7846,7 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7856,6 +7857,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
@@ -7867,6 +7869,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7877,6 +7880,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7887,6 +7891,7 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7897,6 +7902,7 @@ export interface operations {
       412: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7907,6 +7913,7 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7917,6 +7924,7 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           [name: string]: unknown;
         };
         content: {
@@ -7927,6 +7935,7 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7938,6 +7947,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
