@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
 /**
  * The error envelope, for the OpenAPI document. No example of its own: every error response
- * of the document shows examples of the codes it can carry (src/common/http/openapi-errors.ts).
+ * of the document shows examples of the codes it can carry, from the entries of the error
+ * catalogues (src/common/errors/error-catalogue.ts, src/common/http/openapi-errors.ts).
  * Some errors add top-level fields (the diagnostics of a failed RPC, the column and constraint
  * of a constraint violation), so other properties are allowed.
  */
@@ -14,7 +15,12 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
     'add fields of their own at the top level.',
 })
 export class ErrorBody {
-  @ApiProperty({ type: String, description: 'What went wrong, for people' })
+  @ApiProperty({
+    type: String,
+    description:
+      'What went wrong, for people: in Spanish when the request’s Accept-Language prefers it, ' +
+      'in English otherwise (Content-Language says which)',
+  })
   error!: string;
 
   @ApiProperty({

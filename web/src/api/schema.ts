@@ -2146,7 +2146,7 @@ export interface components {
     };
     /** @description Every error: a message for people, a machine code (a name such as `COMANDA_NOT_FOUND` or a PostgreSQL SQLSTATE such as `23503`), an optional detail and the request id; some errors add fields of their own at the top level. */
     ErrorBody: {
-      /** @description What went wrong, for people */
+      /** @description What went wrong, for people: in Spanish when the request’s Accept-Language prefers it, in English otherwise (Content-Language says which) */
       error: string;
       /** @description Machine code: a name (`VALIDATION_FAILED`) or a SQLSTATE (`23503`) */
       code: string;
