@@ -45,7 +45,9 @@ const pool = new Pool({
   connectionString: process.env.BASELINE_DB_URL,
   max: Number(process.env.BASELINE_POOL_MAX ?? 3),
   application_name: process.env.BASELINE_APPLICATION_NAME ?? 'comandas-bench-baseline',
-  ...(sessionOptions ? { options: sessionOptions } : {}),
+  ...(sessionOptions
+    ? { options: [process.env.PGOPTIONS, sessionOptions].filter(Boolean).join(' ') }
+    : {}),
 });
 const rowsOf = (result) => result.rows;
 

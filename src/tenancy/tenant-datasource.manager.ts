@@ -229,7 +229,11 @@ export class TenantDataSourceManager {
         // set on every connection of the pool (a startup parameter): no statement holds a
         // tenant connection forever
         ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
-        ...(target.sessionOptions ? { options: target.sessionOptions } : {}),
+        // after PGOPTIONS (node-pg's default for `options`, which a value here replaces): an
+        // operator's own settings stay
+        ...(target.sessionOptions
+          ? { options: [process.env.PGOPTIONS, target.sessionOptions].filter(Boolean).join(' ') }
+          : {}),
       },
     });
     // What TypeORM would ask the server on every open (three round trips on a new connection)
