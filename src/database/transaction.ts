@@ -20,6 +20,26 @@ interface PgQueryable {
 
 interface PgClient extends PgQueryable, EventEmitter {}
 
+/**
+ * A failed statement's error names its SQL text (`query`, as TypeORM's QueryFailedError did):
+ * the log of an unexpected database error says which statement failed, never with the values
+ * it was sent (docs/security.md).
+ */
+function withStatement(error: unknown, sql: string): unknown {
+  if (typeof error === 'object' && error !== null && !('query' in error))
+    Object.defineProperty(error, 'query', { value: sql, enumerable: true });
+  return error;
+}
+
+/** Runs a statement on a node-postgres client or pool, its failure naming the statement. */
+async function run(on: PgQueryable, sql: string, parameters?: unknown[]): Promise<PgResult> {
+  try {
+    return await on.query(sql, parameters);
+  } catch (error) {
+    throw withStatement(error, sql);
+  }
+}
+
 /** A statement's answer as TypeORM's `query` gives it: `[rows, rowCount]` for UPDATE and DELETE. */
 function answerOf(result: PgResult): unknown {
   return result.command === 'UPDATE' || result.command === 'DELETE'
@@ -43,7 +63,7 @@ export function directQueries(dataSource: DataSource): Queryable {
     if (!pool) return dataSource;
     queryable = {
       query: async <T>(sql: string, parameters?: unknown[]) =>
-        answerOf(await pool.query(sql, parameters)) as T,
+        answerOf(await run(pool, sql, parameters)) as T,
     };
     direct.set(dataSource, queryable);
   }
@@ -91,7 +111,7 @@ export class TransactionConnection {
     client.on('error', this.onLost);
     const query = async (sql: string, parameters?: unknown[]): Promise<unknown> => {
       if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
-      return answerOf(await client.query(sql, parameters));
+      return answerOf(await run(client, sql, parameters));
     };
     // a stand-in of TypeORM's runner (the bench's baseline, its EXPLAIN) keeps its own manager
     this.manager =
