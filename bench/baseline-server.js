@@ -33,11 +33,12 @@ const ANONYMOUS_ACTOR = { id_usuario: null };
 
 // the session settings the service's connections to the tenant carry (its features off: their
 // triggers skip), so that both run the same work in PostgreSQL
+require('../dist/modules'); // the modules' features, which the config reads
 const { loadConfig } = require('../dist/common/config/app-config');
-const { databaseSwitchesOff, FEATURE_VARIABLES } = require('../dist/common/config/features');
+const { databaseSwitchesOff, featureVariables } = require('../dist/common/config/features');
 const { TenantFeatures } = require('../dist/tenancy/tenant-features.service');
 const baselineFeatures = new TenantFeatures(
-  loadConfig(Object.fromEntries(FEATURE_VARIABLES.map((name) => [name, process.env[name]]))),
+  loadConfig(Object.fromEntries(featureVariables().map((name) => [name, process.env[name]]))),
 );
 const sessionOptions = databaseSwitchesOff((feature) => baselineFeatures.isOn(feature, null));
 

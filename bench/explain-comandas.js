@@ -9,7 +9,8 @@ const { join } = require('node:path');
 const { Client } = require('pg');
 const { EmbeddedPostgres } = require('../dist/database/embedded-postgres');
 const { ensureDatabase, dropDatabase, runMigrations } = require('../dist/database/database-target');
-const { TENANT_MIGRATIONS } = require('../dist/database/migrations/tenant');
+require('../dist/modules'); // the modules' migrations join the history
+const { tenantMigrations } = require('../dist/database/migrations/module-migrations');
 const { withDatabase } = require('../dist/database/pg-url');
 const { ComandasRepository } = require('../dist/comandas/comandas.repository');
 const { seedComandaVolume } = require('./support/comandas-volume');
@@ -35,7 +36,7 @@ async function main() {
     await dropDatabase(serverUrl, DB, 5000);
     await ensureDatabase(serverUrl, DB, 5000);
     const url = withDatabase(serverUrl, DB);
-    await runMigrations(url, TENANT_MIGRATIONS, 5000);
+    await runMigrations(url, tenantMigrations(), 5000);
     const client = new Client({ connectionString: url });
     await client.connect();
     const started = Date.now();

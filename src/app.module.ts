@@ -10,6 +10,7 @@ import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { loadedModules } from './modules';
 import type { AppConfig } from './common/config/app-config';
 import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config/config.tokens';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -17,7 +18,6 @@ import { AppLogger, type Logger } from './common/logging/logger';
 import { FeatureGuard } from './tenancy/feature.guard';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { rateLimitStorage } from './rate-limit/redis-rate-limit.storage';
-import { SignInModule } from './sign-in/sign-in.module';
 import { RouteTable } from './common/http/route-table';
 import { RequestTimeouts } from './common/http/request-timeouts';
 import type { DatabaseTarget } from './database/database-target';
@@ -25,23 +25,10 @@ import { AuthModule } from './auth/auth.module';
 import { AuthenticationGuard } from './auth/authentication.guard';
 import { PermissionGuard } from './auth/permission.guard';
 import { ComandasModule } from './comandas/comandas.module';
-import { ReservasModule } from './reservas/reservas.module';
-import { CobrosModule } from './cobros/cobros.module';
-import { COBROS_EXTENSION } from './cobros/comanda-extension';
-import { COCINA_EXTENSION } from './cocina/comanda-extension';
-import { INVENTARIO_EXTENSION } from './inventario/comanda-extension';
-import { InventarioModule } from './inventario/inventario.module';
-import { CocinaModule } from './cocina/cocina.module';
-import { ReportesModule } from './reportes/reportes.module';
-import { WebhooksModule } from './webhooks/webhooks.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxCommitMiddleware } from './outbox/outbox-commit.middleware';
 import { CatalogoModule } from './catalogo/catalogo.module';
-import { GenericTablesModule } from './generic-tables/generic-tables.module';
-import { DeviceDriversModule } from './device-drivers/device-drivers.module';
-import { Device } from './device-drivers/entities/device.entity';
 import { HealthModule } from './health/health.module';
-import { RpcModule } from './rpc/rpc.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { Tenant } from './tenancy/entities/tenant.entity';
@@ -58,15 +45,6 @@ export interface AppModuleOptions {
 }
 
 /**
- * The modules that extend the comandas (docs/adding-a-module.md, "Extending the comandas"), in
- * their order: their actions follow the comanda's own in `acciones` and in the state machine,
- * their fields follow the comanda's in the answers' schemas, and their hooks run in this order
- * on every change of a comanda: the money's rules first (a close is refused before the stock or
- * the kitchen do anything), then the stock's, then the kitchen's.
- */
-export const COMANDA_EXTENSIONS = [COBROS_EXTENSION, INVENTARIO_EXTENSION, COCINA_EXTENSION];
-
-/**
  * The root module. Built from an already validated config and database target, so that the
  * entry point, the CLI and every e2e test file build the same application against their own
  * databases.
@@ -74,7 +52,11 @@ export const COMANDA_EXTENSIONS = [COBROS_EXTENSION, INVENTARIO_EXTENSION, COCIN
 @Module({})
 export class AppModule implements NestModule {
   static forRoot({ config, target, imports = [], logger }: AppModuleOptions): DynamicModule {
-    ComandasModule.extendWith(COMANDA_EXTENSIONS);
+    // the modules of src/modules.ts, in its order: their Nest modules, their comanda extensions
+    const modules = loadedModules();
+    ComandasModule.extendWith(
+      modules.flatMap((m) => (m.comandaExtension ? [m.comandaExtension] : [])),
+    );
     const appLogger = new AppLogger(logger);
     return {
       module: AppModule,
@@ -99,7 +81,7 @@ export class AppModule implements NestModule {
             type: 'postgres',
             url: target.controlUrl,
             // the modules' rows on the control database: the tenant catalog, the push clocks
-            entities: [Tenant, Device],
+            entities: [Tenant, ...modules.flatMap((m) => m.controlEntities ?? [])],
             synchronize: false,
             migrationsRun: false,
             poolSize: config.CONTROL_POOL_MAX,
@@ -113,18 +95,9 @@ export class AppModule implements NestModule {
         AuthModule,
         HealthModule,
         ComandasModule,
-        ReservasModule,
-        CobrosModule,
-        InventarioModule,
-        CocinaModule,
-        ReportesModule,
         OutboxModule,
-        WebhooksModule,
         CatalogoModule,
-        GenericTablesModule,
-        RpcModule,
-        SignInModule,
-        DeviceDriversModule,
+        ...modules.map((m) => m.module),
         // the request guard prepares the keyed calls of @Idempotent() writes
         IdempotencyModule,
         ...imports,

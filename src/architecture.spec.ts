@@ -106,7 +106,11 @@ describe('the arrows between folders', () => {
     ['database', ['common', 'database']],
     // the generic routes serve other modules' tables without importing those modules: the
     // tables a module keeps rules on are read-only there (allowed-tables.ts, MODULE_OWNED)
-    ['generic-tables', ['common', 'database', 'tenancy', 'auth', 'generic-tables']],
+    // (its plugin names its switch and permissions through module-plugin, as every plugin does)
+    [
+      'generic-tables',
+      ['common', 'database', 'tenancy', 'auth', 'generic-tables', 'module-plugin'],
+    ],
   ])('src/%s imports only from %j', (folder, allowed) => {
     const offending = sourceFiles(join(SRC, folder)).flatMap((file) =>
       importsOf(file)
@@ -128,6 +132,23 @@ describe('the arrows between folders', () => {
       .map((file) => relative(SRC, file))
       .filter((file) => !allowed.some((a) => file.startsWith(a)));
     expect(importers).toEqual([]);
+  });
+
+  it('reads the plugins only from the module list, and a plugin reaches only its own folder', () => {
+    // a plugin is read before the config (src/main.ts): it names its Nest module, its comanda
+    // extension and its entities only in `load`, and nothing of its module imports it back
+    const plugins = sourceFiles(SRC).filter((file) => file.endsWith('.plugin.ts'));
+    const importers = sourceFiles(SRC)
+      .filter((file) => importsOf(file).some((target) => target.endsWith('.plugin')))
+      .map((file) => relative(SRC, file));
+    expect(importers).toEqual(['modules.ts']);
+    const outside = plugins.flatMap((file) => {
+      const folder = relative(SRC, dirname(file));
+      return importsOf(file)
+        .filter((target) => target !== 'module-plugin' && !under(folder)(target))
+        .map((target) => `${relative(SRC, file)} -> ${target}`);
+    });
+    expect(outside).toEqual([]);
   });
 
   it('has no import cycle, not even through a type-only import', () => {

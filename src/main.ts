@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// the modules' features are variables of the config: the list is read before the config is
+import './modules';
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { loadTokenKeys } from './auth/token-keys';

@@ -5,8 +5,8 @@ import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from './common/config/app-config';
 import { MIGRATIONS_TABLE } from './database/database-target';
 import { EmbeddedPostgres } from './database/embedded-postgres';
-import { CONTROL_MIGRATIONS } from './database/migrations/control';
-import { TENANT_MIGRATIONS } from './database/migrations/tenant';
+import { controlMigrations, tenantMigrations } from './database/migrations/module-migrations';
+import './modules';
 import { databaseOf, DEFAULT_CONTROL_DATABASE, redactUrl, withDatabase } from './database/pg-url';
 import { tenantDatabaseUrl } from './tenancy/tenant-database-url';
 
@@ -38,7 +38,7 @@ async function ormDataSource(env: NodeJS.ProcessEnv): Promise<DataSource> {
     url,
     // it reads and runs migrations, written by hand: no entity is mapped, on either target
     entities: [],
-    migrations: tenant ? TENANT_MIGRATIONS : CONTROL_MIGRATIONS,
+    migrations: tenant ? tenantMigrations() : controlMigrations(),
     migrationsTableName: MIGRATIONS_TABLE,
     migrationsTransactionMode: 'each',
     synchronize: false,

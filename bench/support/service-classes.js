@@ -1,8 +1,8 @@
 // The service's own comandas and money classes, built without Nest over any `dataSource` with
 // query() and transaction(): a pg pool in the baseline (bench/baseline-server.js), one client
 // timing each statement in the money stage's EXPLAIN (bench/cobros.js). The comandas are
-// extended as the app module extends them (its COMANDA_EXTENSIONS: the money's actions, fields
-// and the order of the hooks); ComandasService gets the comandas module's extensions and
+// extended as the app module extends them (the extensions of src/modules.ts: the money's actions,
+// fields and the order of the hooks); ComandasService gets the comandas module's extensions and
 // CobrosService registers its hooks among them, as CobrosModule does at start-up (it acts only
 // while its feature is on); the FEATURE_* switches are read from `env` as the service reads
 // them, and the caller is the one of AUTH_MODE=off.
@@ -11,7 +11,7 @@ const { AsyncLocalStorage } = require('node:async_hooks');
 const { join } = require('node:path');
 
 const DIST = join(__dirname, '..', '..', 'dist');
-const { COMANDA_EXTENSIONS } = require(join(DIST, 'app.module'));
+const { comandaExtensions } = require(join(DIST, 'modules'));
 const { ComandaExtensions } = require(join(DIST, 'comandas', 'comanda-extensions'));
 const { ComandasModule } = require(join(DIST, 'comandas', 'comandas.module'));
 const { ComandasRepository } = require(join(DIST, 'comandas', 'comandas.repository'));
@@ -21,7 +21,7 @@ const { CobrosRepository } = require(join(DIST, 'cobros', 'cobros.repository'));
 const { CobrosService } = require(join(DIST, 'cobros', 'cobros.service'));
 const { Grants } = require(join(DIST, 'auth', 'grants'));
 const { loadConfig } = require(join(DIST, 'common', 'config', 'app-config'));
-const { FEATURE_VARIABLES, TENANT_FEATURES } = require(join(DIST, 'common', 'config', 'features'));
+const { featureVariables, tenantFeatures } = require(join(DIST, 'common', 'config', 'features'));
 const { TenantFeatures } = require(join(DIST, 'tenancy', 'tenant-features.service'));
 
 /**
@@ -40,13 +40,13 @@ function serviceClasses(dataSource, { timeZone, env = process.env }) {
   };
   // the tenant has no override: the global switches decide
   const features = new TenantFeatures(
-    loadConfig(Object.fromEntries(FEATURE_VARIABLES.map((name) => [name, env[name]]))),
+    loadConfig(Object.fromEntries(featureVariables().map((name) => [name, env[name]]))),
   );
   // every permission but those of the features switched off, as CallerPermissions gives it
   const caller = {
-    grants: Grants.ALL.without(TENANT_FEATURES.filter((f) => !features.isOn(f, context.tenant))),
+    grants: Grants.ALL.without(tenantFeatures().filter((f) => !features.isOn(f, context.tenant))),
   };
-  ComandasModule.extendWith(COMANDA_EXTENSIONS);
+  ComandasModule.extendWith(comandaExtensions());
   const extensions = new ComandaExtensions();
   const comandas = new ComandasService(
     new ComandasRepository(context),

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
-import { TENANT_FEATURES, type TenantFeature } from '../common/config/features';
+import { tenantFeatures, type TenantFeature } from '../common/config/features';
 import { ContextKey, RequestContext } from '../common/context/request-context';
 import { TenantFeatures } from '../tenancy/tenant-features.service';
 import { TENANT_KEYS } from '../tenancy/tenant-context.keys';
 import type { AuthenticatedUser } from './auth.decorators';
 import { Grants } from './grants';
-import { FEATURE_OF_PERMISSION, type Permission } from './permissions';
+import { featureOfPermission, type Permission } from './permissions';
 
 /** The auth module's slots in the request context: what the request's user may do, and who. */
 const CALLER_GRANTS = new ContextKey<Grants>('callerGrants');
@@ -51,13 +51,13 @@ export class CallerPermissions {
   visible(permissions: readonly Permission[]): Permission[] {
     const off = this.offFeatures();
     return permissions.filter((permission) => {
-      const feature = FEATURE_OF_PERMISSION[permission];
+      const feature = featureOfPermission(permission);
       return feature === undefined || !off.includes(feature);
     });
   }
 
   private offFeatures(): TenantFeature[] {
     const tenant = RequestContext.get(TENANT_KEYS.tenant);
-    return TENANT_FEATURES.filter((feature) => !this.features.isOn(feature, tenant));
+    return tenantFeatures().filter((feature) => !this.features.isOn(feature, tenant));
   }
 }

@@ -1,5 +1,5 @@
 import type { TenantFeature } from '../common/config/features';
-import { FEATURE_OF_PERMISSION, PERMISSIONS, permissionsOf, type Permission } from './permissions';
+import { allPermissions, featureOfPermission, permissionsOf, type Permission } from './permissions';
 
 /**
  * A set of permissions: what a caller may do. Interned, one instance per distinct set, so that
@@ -11,17 +11,25 @@ export class Grants {
   private static readonly interned = new Map<string, Grants>();
   private static readonly byRoles = new Map<string, Grants>();
 
+  private static all: Grants | undefined;
+
   /** Every permission: the caller with AUTH_MODE=off, and the admin. */
-  static readonly ALL = Grants.of(PERMISSIONS);
+  static get ALL(): Grants {
+    return (Grants.all ??= Grants.of(allPermissions()));
+  }
+  private static none: Grants | undefined;
+
   /** No permission: a caller whose roles give nothing. */
-  static readonly NONE = Grants.of([]);
+  static get NONE(): Grants {
+    return (Grants.none ??= Grants.of([]));
+  }
 
   private readonly set: ReadonlySet<Permission>;
   /** without() per set of features off (few: the registry's combinations). */
   private readonly narrowed = new Map<string, Grants>();
 
   private constructor(
-    /** The permissions in PERMISSIONS order, joined: equal sets, equal keys. */
+    /** The permissions in the order of allPermissions(), joined: equal sets, equal keys. */
     readonly key: string,
     permissions: readonly Permission[],
   ) {
@@ -30,7 +38,7 @@ export class Grants {
 
   /** The set of these permissions. */
   static of(permissions: readonly Permission[]): Grants {
-    const ordered = PERMISSIONS.filter((permission) => permissions.includes(permission));
+    const ordered = allPermissions().filter((permission) => permissions.includes(permission));
     const key = ordered.join(' ');
     let grants = Grants.interned.get(key);
     if (grants === undefined) {
@@ -60,8 +68,8 @@ export class Grants {
     let narrowed = this.narrowed.get(key);
     if (narrowed === undefined) {
       narrowed = Grants.of(
-        PERMISSIONS.filter((permission) => {
-          const feature = FEATURE_OF_PERMISSION[permission];
+        allPermissions().filter((permission) => {
+          const feature = featureOfPermission(permission);
           return this.set.has(permission) && (feature === undefined || !features.includes(feature));
         }),
       );

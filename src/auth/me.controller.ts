@@ -6,7 +6,7 @@ import { ApiTag } from '../common/decorators';
 import { TenantScoped } from '../tenancy/tenancy.decorators';
 import type { RequestWithUser } from './auth.decorators';
 import { CallerPermissions } from './caller-permissions';
-import { PERMISSIONS, permissionsOf } from './permissions';
+import { allPermissions, permissionsOf } from './permissions';
 import { StaffRepository } from './staff.repository';
 
 export class MeDto {
@@ -56,7 +56,7 @@ export class MeController {
         id_usuario: null,
         nombre: null,
         roles: [],
-        permissions: this.caller.visible(PERMISSIONS),
+        permissions: this.caller.visible(allPermissions()),
       };
     }
     const member = await this.staff.findById(request.user.id_usuario);

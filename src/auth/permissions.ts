@@ -4,8 +4,12 @@ import type { TenantFeature } from '../common/config/features';
  * The permission matrix (docs/security.md). Roles are the rows of the tenant's `roles` table
  * assigned through `usua_roles`, matched by name (case and surrounding spaces ignored); a role
  * with another name gives nothing. `admin` holds every permission, including later ones.
+ *
+ * The comandas' permissions are written here; every other module declares its own in its plugin
+ * (`src/<module>/<module>.plugin.ts`), with the roles that hold them, and they follow these in
+ * the order of the module list (src/modules.ts).
  */
-export const PERMISSIONS = [
+export const CORE_PERMISSIONS = [
   'comandas:read',
   'comandas:write',
   'comandas:close',
@@ -13,67 +17,36 @@ export const PERMISSIONS = [
   'comandas:split',
   'comandas:merge',
   'comandas:transfer',
-  'reservas:read',
-  'reservas:write',
-  'reservas:seat',
-  'reservas:no-show',
-  'asistencia:import',
-  'tables:access',
-  'rpc:call',
-  'usuarios:credenciales',
-  'cobros:pay',
-  'cobros:void',
-  'cobros:refund',
-  'cobros:discount',
-  'cobros:settings',
-  'caja:operate',
-  'caja:approve-difference',
-  'inventario:read',
-  'inventario:write',
-  'inventario:waste',
-  'cocina:read',
-  'cocina:send',
-  'cocina:bump',
-  'cocina:manage',
-  'reportes:read',
-  'webhooks:manage',
 ] as const;
 
-export type Permission = (typeof PERMISSIONS)[number];
-
 /**
- * The permissions that belong to a switchable feature: while it is off for the tenant they are
- * nobody's (no `acciones` of theirs, not in `/me`), as if they did not exist.
+ * The modules' permissions: each plugin adds its own by declaration merging, so that a route's
+ * `@RequirePermission('reservas:seat')` is checked by the compiler:
+ *
+ * ```ts
+ * declare module '../auth/permissions' {
+ *   interface ModulePermissions { 'reservas:read': true; 'reservas:seat': true }
+ * }
+ * ```
  */
-export const FEATURE_OF_PERMISSION: Partial<Record<Permission, TenantFeature>> = {
-  'cobros:pay': 'cobros',
-  'cobros:void': 'cobros',
-  'cobros:refund': 'cobros',
-  'cobros:discount': 'cobros',
-  'cobros:settings': 'cobros',
-  'caja:operate': 'cobros',
-  'caja:approve-difference': 'cobros',
-  'inventario:read': 'inventario',
-  'inventario:write': 'inventario',
-  'inventario:waste': 'inventario',
-  'cocina:read': 'cocina',
-  'cocina:send': 'cocina',
-  'cocina:bump': 'cocina',
-  'cocina:manage': 'cocina',
-  'reportes:read': 'reportes',
-  'webhooks:manage': 'webhooks',
-};
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ModulePermissions {}
+
+export type Permission =
+  (typeof CORE_PERMISSIONS)[number] | Extract<keyof ModulePermissions, string>;
 
 export const ROLE_NAMES = ['admin', 'cajero', 'mozo', 'cocina'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
-const MATRIX: Record<RoleName, readonly Permission[]> = {
-  admin: PERMISSIONS,
+/** A module's permission: the roles that hold it besides `admin`. */
+export interface PermissionDefinition {
+  roles: readonly Exclude<RoleName, 'admin'>[];
+}
+
+const CORE_MATRIX: Record<Exclude<RoleName, 'admin'>, readonly Permission[]> = {
   /**
    * Cashier: sees the comandas, closes them for payment and reopens a closed one; splits the
-   * bill, joins tickets and moves a party to another table at the till; keeps the
-   * reservation book (books, changes, cancels, marks the no-shows) but seats no one (seating
-   * opens a comanda, which is the waiter's).
+   * bill, joins tickets and moves a party to another table at the till.
    */
   cajero: [
     'comandas:read',
@@ -81,27 +54,10 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     'comandas:split',
     'comandas:merge',
     'comandas:transfer',
-    'reservas:read',
-    'reservas:write',
-    'reservas:no-show',
-    // takes the money: payments, voids of a payment while the ticket is open, the till's
-    // session (open, movements, close within the tolerance); refunds, discounts and a close
-    // beyond the tolerance are the admin's
-    'cobros:pay',
-    'cobros:void',
-    'caja:operate',
-    // reads the stock, its movements, the counts and the food cost; changes none of it
-    'inventario:read',
-    // sends the orders it takes at the till to the kitchen and hands over what is ready
-    'cocina:read',
-    'cocina:send',
-    // reads the reports: sales, expenses against sales, hours worked
-    'reportes:read',
   ],
   /**
    * Waiter: opens comandas and edits them (lines, table, customer, note) while open, splits,
-   * merges and transfers them; books, changes and cancels reservations and seats them (which
-   * opens their comanda).
+   * merges and transfers them.
    */
   mozo: [
     'comandas:read',
@@ -109,20 +65,59 @@ const MATRIX: Record<RoleName, readonly Permission[]> = {
     'comandas:split',
     'comandas:merge',
     'comandas:transfer',
-    'reservas:read',
-    'reservas:write',
-    'reservas:seat',
-    // sends the table's orders to the kitchen, fires the next course, serves what is ready
-    'cocina:read',
-    'cocina:send',
   ],
-  /**
-   * Kitchen: sees the comandas to prepare them, and the reservations to plan the covers;
-   * records the waste of what it throws away; works its station's tickets (starts them, bumps
-   * them when ready, recalls a bumped one).
-   */
-  cocina: ['comandas:read', 'reservas:read', 'inventario:waste', 'cocina:read', 'cocina:bump'],
+  /** Kitchen: sees the comandas to prepare them. */
+  cocina: ['comandas:read'],
 };
+
+let permissions: readonly Permission[] | undefined;
+const matrix = new Map<RoleName, ReadonlySet<Permission>>();
+const featureOf = new Map<Permission, TenantFeature>();
+
+/**
+ * Installs the modules' permissions, in the order of the module list (src/module-plugin.ts does
+ * it once, when src/modules.ts is read). `feature`: while it is off for a tenant, the
+ * permission is nobody's there (no `acciones` of its, not in `/me`), as if it did not exist.
+ */
+export function installPermissions(
+  modules: readonly {
+    permissions: Readonly<Record<string, PermissionDefinition>>;
+    feature?: TenantFeature;
+  }[],
+): void {
+  if (permissions !== undefined) throw new Error('The permissions are installed once');
+  const all: Permission[] = [...CORE_PERMISSIONS];
+  const held = new Map<RoleName, Permission[]>(
+    Object.entries(CORE_MATRIX).map(([role, list]) => [role as RoleName, [...list]]),
+  );
+  for (const module of modules) {
+    for (const [name, definition] of Object.entries(module.permissions)) {
+      const permission = name as Permission;
+      if (all.includes(permission)) throw new Error(`Permission "${name}" is declared twice`);
+      all.push(permission);
+      for (const role of definition.roles) held.get(role)!.push(permission);
+      if (module.feature) featureOf.set(permission, module.feature);
+    }
+  }
+  permissions = all;
+  matrix.set('admin', new Set(all));
+  for (const [role, list] of held) matrix.set(role, new Set(list));
+}
+
+/** Every permission: the comandas' own, then the modules' in the order of the module list. */
+export function allPermissions(): readonly Permission[] {
+  if (permissions === undefined)
+    throw new Error(
+      'The permissions are read before the modules are installed: import src/modules.ts first',
+    );
+  return permissions;
+}
+
+/** The feature a permission belongs to, if any (its module's, when the module says so). */
+export function featureOfPermission(permission: Permission): TenantFeature | undefined {
+  allPermissions();
+  return featureOf.get(permission);
+}
 
 function roleName(name: string): RoleName | undefined {
   const normalized = name.trim().toLowerCase();
@@ -133,13 +128,14 @@ function roleName(name: string): RoleName | undefined {
 
 /** Whether any of `roles` (names as stored) gives `permission`. */
 export function rolesAllow(roles: readonly string[], permission: Permission): boolean {
+  allPermissions();
   return roles.some((name) => {
     const role = roleName(name);
-    return role !== undefined && MATRIX[role].includes(permission);
+    return role !== undefined && matrix.get(role)!.has(permission);
   });
 }
 
 /** The permissions of a role, for documentation and the token CLI. */
 export function permissionsOf(roles: readonly string[]): Permission[] {
-  return PERMISSIONS.filter((permission) => rolesAllow(roles, permission));
+  return allPermissions().filter((permission) => rolesAllow(roles, permission));
 }

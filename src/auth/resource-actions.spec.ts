@@ -1,5 +1,6 @@
 import { Grants } from './grants';
-import { PERMISSIONS } from './permissions';
+import '../modules';
+import { allPermissions } from './permissions';
 import { ResourceActions } from './resource-actions';
 
 type State = 'open' | 'closed';
@@ -42,7 +43,7 @@ describe('Grants', () => {
 
   it('holds exactly its permissions', () => {
     const waiter = Grants.ofRoles(['mozo']);
-    expect(PERMISSIONS.filter((p) => waiter.has(p))).toEqual([
+    expect(allPermissions().filter((p) => waiter.has(p))).toEqual([
       'comandas:read',
       'comandas:write',
       'comandas:split',

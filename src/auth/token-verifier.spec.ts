@@ -1,3 +1,4 @@
+import '../modules';
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

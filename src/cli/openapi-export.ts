@@ -7,7 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { loadConfig, type AppConfig } from '../common/config/app-config';
-import { FEATURE_VARIABLES } from '../common/config/features';
+import { featureVariables } from '../common/config/features';
 import { createLogger } from '../common/logging/logger';
 import { createOpenApiDocument } from '../common/http/openapi';
 
@@ -43,7 +43,9 @@ export async function buildOfflineDocument(config: AppConfig): Promise<OpenAPIOb
 }
 
 /** The configurations whose documents differ: authentication off or jwt, features off or on. */
-const ALL_FEATURES_ON = Object.fromEntries(FEATURE_VARIABLES.map((variable) => [variable, 'true']));
+const ALL_FEATURES_ON = Object.fromEntries(
+  featureVariables().map((variable) => [variable, 'true']),
+);
 
 export const DOCUMENT_VARIANTS: { name: string; env: Record<string, string> }[] = [
   { name: 'auth-off.features-off', env: { AUTH_MODE: 'off' } },

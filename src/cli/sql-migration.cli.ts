@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import '../modules';
+import { migrationTimestamp, tenantMigrations } from '../database/migrations/module-migrations';
 import {
   migrationClassName,
   planSqlMigration,
@@ -14,32 +15,44 @@ import { defineCli, out, UsageError } from './cli-support';
 const USAGE = `Usage: npm run sql:migration -- <name> [--summary "<what the change does>"]
 
 Writes the tenant migration that applies the files of src/<module>/sql/ changed since the last
-one (docs/sql.md): src/database/migrations/tenant/<timestamp>-<name>.ts, with the text each
-changed file has now (a later change of the file is another migration), and appends it to
-TENANT_MIGRATIONS (src/database/migrations/tenant/index.ts). Its down puts the previous text
-back and drops what it added. <name> is kebab-case: money-rules.
+one (docs/sql.md), with the text each changed file has now (a later change of the file is
+another migration), and lists it: when every changed file is of one module that keeps its own
+migrations (src/<module>/migrations/index.ts), in that folder and that list; otherwise in
+src/database/migrations/tenant/ and its index.ts. Its down puts the previous text back and drops
+what it added. <name> is kebab-case: money-rules.
 
 Exit code 0 when written, or when no file changed (nothing is written); 2 on wrong usage.`;
 
 /** The project's folder: dist/cli/ is two levels under it, as src/cli/ is. */
 const ROOT = resolve(__dirname, '..', '..');
-const TENANT_DIR = join(ROOT, 'src', 'database', 'migrations', 'tenant');
+const SHARED_DIR = join(ROOT, 'src', 'database', 'migrations', 'tenant');
 
 /** Timestamps only grow: now, or just after the newest migration if that is later. */
 function nextTimestamp(): number {
-  const newest = Math.max(
-    ...TENANT_MIGRATIONS.map((migration) => Number(/(\d{13})$/.exec(migration.name)?.[1] ?? 0)),
-  );
+  const newest = Math.max(...tenantMigrations().map(migrationTimestamp));
   return Math.max(Date.now(), newest + 1);
 }
 
-/** index.ts with the new migration imported and appended to TENANT_MIGRATIONS. */
+/**
+ * Where the migration goes: the folder of the one module whose files changed, when it keeps its
+ * own migrations; else the shared folder.
+ */
+function migrationsFolder(paths: readonly string[]): string {
+  const modules = new Set(paths.map((path) => path.split('/')[1]));
+  if (modules.size === 1) {
+    const own = join(ROOT, 'src', [...modules][0], 'migrations');
+    if (existsSync(join(own, 'index.ts'))) return own;
+  }
+  return SHARED_DIR;
+}
+
+/** index.ts with the new migration imported and appended to its list (the file's last array). */
 function withMigrationListed(index: string, className: string, file: string): string {
   const lastImport = index.lastIndexOf('\nimport ');
   const importEnd = index.indexOf('\n', lastImport + 1);
   const listEnd = index.lastIndexOf('];');
   if (lastImport < 0 || listEnd < 0) {
-    throw new Error('src/database/migrations/tenant/index.ts: no import or no TENANT_MIGRATIONS');
+    throw new Error('the migrations folder’s index.ts has no import or no list');
   }
   return (
     index.slice(0, importEnd + 1) +
@@ -75,7 +88,7 @@ defineCli({
       throw new UsageError((error as Error).message);
     }
     const recorded = recordedSqlSource(
-      TENANT_MIGRATIONS.map((migration) => migration as unknown as SqlSourceMigration),
+      tenantMigrations().map((migration) => migration as unknown as SqlSourceMigration),
     );
     const plan = planSqlMigration(readSqlFiles(ROOT), recorded);
     if (plan === null) {
@@ -88,11 +101,12 @@ defineCli({
     const summary =
       values.summary ??
       `${base.replace(/([a-z])([A-Z])/g, '$1 $2')}: the files of src/<module>/sql/ changed since the last migration.`;
-    const path = join(TENANT_DIR, `${file}.ts`);
+    const folder = migrationsFolder(plan.entries.map((entry) => entry.path));
+    const path = join(folder, `${file}.ts`);
     writeFileSync(path, await formatted(path, renderSqlMigration(className, plan, summary)), {
       flag: 'wx',
     });
-    const indexPath = join(TENANT_DIR, 'index.ts');
+    const indexPath = join(folder, 'index.ts');
     writeFileSync(
       indexPath,
       await formatted(
@@ -100,7 +114,7 @@ defineCli({
         withMigrationListed(readFileSync(indexPath, 'utf8'), className, file),
       ),
     );
-    out(`Wrote src/database/migrations/tenant/${file}.ts (${className}), listed in index.ts:`);
+    out(`Wrote ${relative(ROOT, path)} (${className}), listed in index.ts:`);
     for (const entry of plan.entries)
       out(`  ${entry.removed ? 'removes' : 'applies'} ${entry.path}`);
     return 0;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { FEATURES, TENANT_FEATURES } from '../common/config/features';
+import { featureDefinitions } from '../common/config/features';
 import { redactUrl } from '../database/pg-url';
 import { quoteIdent } from '../database/sql';
 import { Tenant } from '../tenancy/entities/tenant.entity';
@@ -21,7 +21,7 @@ Commands:
   feature <slug> <feature> <on|off|default>
                        Override a feature switch for this tenant alone (default: follow its
                        FEATURE_* variable). Features:
-${TENANT_FEATURES.map((f) => `                         ${f.padEnd(14)} (${FEATURES[f].variable})`).join('\n')}
+${[...featureDefinitions()].map(([f, { variable }]) => `                         ${f.padEnd(14)} (${variable})`).join('\n')}
   drop <slug> --yes    Delete the tenant's database and catalog row. Irreversible.
                        A database whose server does not answer is left (named on stderr, to
                        delete by hand) and the tenant is removed from the catalog all the same.

@@ -3,7 +3,7 @@ import { REQUIRED_PERMISSION, type PermissionResolver } from '../auth/auth.decor
 import { Grants } from '../auth/grants';
 import { ROLE_NAMES, type Permission } from '../auth/permissions';
 import { ROUTE_ACTIONS } from '../auth/resource-actions';
-import { COMANDA_EXTENSIONS } from '../app.module';
+import { comandaExtensions } from '../modules';
 import {
   comandaAcciones,
   OWN_ACCIONES,
@@ -23,7 +23,7 @@ import { ComandasController } from './comandas.controller';
 import { ComandasModule } from './comandas.module';
 
 // the actions as the application composes them: the comanda's own, then its extensions'
-ComandasModule.extendWith(COMANDA_EXTENSIONS);
+ComandasModule.extendWith(comandaExtensions());
 const COMANDA_ACTIONS = comandaActions();
 const COMANDA_ACCIONES = comandaAcciones();
 

@@ -1,3 +1,4 @@
+import '../modules';
 import { DECORATORS } from '@nestjs/swagger';
 import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';

@@ -1,4 +1,4 @@
-import { COMANDA_EXTENSIONS } from '../app.module';
+import { comandaExtensions } from '../modules';
 import {
   allowedActions,
   COMANDA_OWN_ACTIONS,
@@ -14,7 +14,7 @@ import {
 import { ComandasModule } from './comandas.module';
 
 // the machine as the application composes it: the comanda's own moves, then its extensions'
-ComandasModule.extendWith(COMANDA_EXTENSIONS);
+ComandasModule.extendWith(comandaExtensions());
 const COMANDA_ACTIONS = comandaActions();
 
 /** The state table of docs/comandas.md, row by row. */

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../common/config/app-config';
-import { CONTROL_MIGRATIONS } from './migrations/control';
+import { controlMigrations as controlHistory } from './migrations/module-migrations';
 import { ensureDatabase, runMigrations, type DatabaseTarget } from './database-target';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { databaseOf, DEFAULT_CONTROL_DATABASE, withDatabase } from './pg-url';
@@ -57,7 +57,7 @@ export async function openDatabase(
     }
     const controlMigrations = await runMigrations(
       controlUrl,
-      CONTROL_MIGRATIONS,
+      controlHistory(),
       config.DB_CONNECT_TIMEOUT_MS,
     );
     return { target: { controlUrl, embedded: embedded !== undefined }, controlMigrations, close };

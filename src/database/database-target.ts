@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { pgErrorInfo } from '../common/errors/pg-error.translator';
+import { tenantMigrations } from './migrations/module-migrations';
 import { databaseOf, withDatabase } from './pg-url';
 import { quoteIdent, type Queryable } from './sql';
 
@@ -150,17 +151,12 @@ export async function missingMigrations(
 let tenantNames: readonly string[] | undefined;
 
 /**
- * The names of the code's tenant migrations, oldest first (TENANT_MIGRATIONS). Loaded on first
- * use, not imported: the request path loads the migrations (their SQL) only when it first opens
- * a tenant database, to check its schema.
+ * The names of the code's tenant migrations, oldest first (`tenantMigrations()`, loaded on first
+ * use: the request path loads the migrations, their SQL, only when it first opens a tenant
+ * database, to check its schema).
  */
 export function tenantMigrationNames(): readonly string[] {
-  if (!tenantNames) {
-    type TenantMigrations = typeof import('./migrations/tenant');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { TENANT_MIGRATIONS } = require('./migrations/tenant') as TenantMigrations;
-    tenantNames = TENANT_MIGRATIONS.map((Migration) => new Migration().name ?? Migration.name);
-  }
+  tenantNames ??= tenantMigrations().map((Migration) => new Migration().name ?? Migration.name);
   return tenantNames;
 }
 

@@ -11,8 +11,8 @@ import {
   hashDemoCredentials,
   seedDemoCredentials,
 } from '../database/demo/sections/credentials';
-import { TENANT_MIGRATIONS } from '../database/migrations/tenant';
-import { demoFeatureOverrides, isTenantFeature, TENANT_FEATURES } from '../common/config/features';
+import { tenantMigrations } from '../database/migrations/module-migrations';
+import { demoFeatureOverrides, isTenantFeature, tenantFeatures } from '../common/config/features';
 import { databaseOf, redactUrl } from '../database/pg-url';
 import { inTransaction } from '../database/transaction';
 import { Tenant } from './entities/tenant.entity';
@@ -213,7 +213,7 @@ export class TenantAdmin {
       url,
       async () => ({
         databaseCreated: await ensureDatabase(url, databaseName, timeoutMs),
-        migrations: await runMigrations(url, TENANT_MIGRATIONS, timeoutMs),
+        migrations: await runMigrations(url, tenantMigrations(), timeoutMs),
       }),
       advice,
     );
@@ -248,7 +248,7 @@ export class TenantAdmin {
     const tenant = await this.get(slug);
     const url = tenantDatabaseUrl(tenant, this.settings.controlUrl);
     const ran = await this.onServer(tenant, url, () =>
-      runMigrations(url, TENANT_MIGRATIONS, this.settings.connectTimeoutMs),
+      runMigrations(url, tenantMigrations(), this.settings.connectTimeoutMs),
     );
     if (ran.length > 0 || markUpToDate || !tenant.migratedAt) await this.markMigrated(tenant);
     return ran;
@@ -297,7 +297,7 @@ export class TenantAdmin {
   async setFeature(slug: string, feature: string, enabled: boolean | undefined): Promise<Tenant> {
     if (!isTenantFeature(feature)) {
       throw new AdminRequestError(
-        `Unknown feature "${feature}": one of ${TENANT_FEATURES.join(', ')}`,
+        `Unknown feature "${feature}": one of ${tenantFeatures().join(', ')}`,
       );
     }
     const tenant = await this.get(slug);

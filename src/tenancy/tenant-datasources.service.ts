@@ -10,12 +10,7 @@ import {
   type DatabaseTarget,
 } from '../database/database-target';
 import { directUrl } from '../database/pg-url';
-import {
-  databaseSwitchesOff,
-  FEATURES,
-  TENANT_FEATURES,
-  type FeatureDefinition,
-} from '../common/config/features';
+import { databaseSwitchesOff, featureDefinitions } from '../common/config/features';
 import type { Tenant } from './entities/tenant.entity';
 import { TenantFeatures } from './tenant-features.service';
 import { migrateCommand, tenantSchemaOutdated } from '../common/errors/common.errors';
@@ -111,8 +106,8 @@ export class TenantDataSources implements OnApplicationShutdown {
     const before = this.switchesTold.get(target.slug);
     if (before === options) return;
     const off = (settings: string, feature: string) => settings.includes(`comandas.${feature}=off`);
-    for (const feature of TENANT_FEATURES) {
-      const onOpen = (FEATURES[feature] as FeatureDefinition).inDatabase?.onOpen;
+    for (const [feature, definition] of featureDefinitions()) {
+      const onOpen = definition.inDatabase?.onOpen;
       if (!onOpen) continue;
       // switched on here after this process wrote with it off: told both, in order, so that
       // what this process did not record is repaired even if another instance said "on" since

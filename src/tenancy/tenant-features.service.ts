@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
-import { isFeatureOn, TENANT_FEATURES, type TenantFeature } from '../common/config/features';
+import { isFeatureOn, tenantFeatures, type TenantFeature } from '../common/config/features';
 import type { Tenant } from './entities/tenant.entity';
 
 /**
@@ -19,7 +19,7 @@ export class TenantFeatures {
   /** Every feature with whether it is on for the tenant (GET /api/v1/tenant). */
   effective(tenant: Pick<Tenant, 'features'>): Record<TenantFeature, boolean> {
     return Object.fromEntries(
-      TENANT_FEATURES.map((feature) => [feature, this.isOn(feature, tenant)]),
+      tenantFeatures().map((feature) => [feature, this.isOn(feature, tenant)]),
     ) as Record<TenantFeature, boolean>;
   }
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { FEATURES, TENANT_FEATURES, type TenantFeature } from '../common/config/features';
+import { featureDefinitions, tenantFeatures, type TenantFeature } from '../common/config/features';
 
 export class CurrentTenantDto {
   @ApiProperty({ example: 'demo' })
@@ -21,12 +21,12 @@ export class CurrentTenantDto {
     type: 'object',
     description: 'Effective switches: the tenant override, else the global FEATURE_* variable',
     properties: Object.fromEntries(
-      TENANT_FEATURES.map((feature) => [
+      [...featureDefinitions()].map(([feature, { description }]) => [
         feature,
-        { type: 'boolean', description: FEATURES[feature].description },
+        { type: 'boolean', description },
       ]),
     ),
-    required: [...TENANT_FEATURES],
+    required: tenantFeatures(),
     additionalProperties: false,
   })
   features!: Record<TenantFeature, boolean>;

@@ -1,3 +1,4 @@
+import '../modules';
 import { REQUIRED_PERMISSION } from '../auth/auth.decorators';
 import { Grants } from '../auth/grants';
 import { ROLE_NAMES, type Permission } from '../auth/permissions';

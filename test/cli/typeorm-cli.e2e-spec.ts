@@ -1,5 +1,8 @@
-import { CONTROL_MIGRATIONS } from '../../src/database/migrations/control';
-import { TENANT_MIGRATIONS } from '../../src/database/migrations/tenant';
+import {
+  controlMigrations,
+  tenantMigrations,
+} from '../../src/database/migrations/module-migrations';
+import '../../src/modules';
 import { ORMCONFIG_JS, runNode, TYPEORM_CLI_JS } from '../support/processes';
 import { TestDatabases } from '../support/test-databases';
 
@@ -33,12 +36,12 @@ describe('TypeORM CLI (npm run typeorm)', () => {
     const result = await typeorm({}, 'migration:show');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const control = names(CONTROL_MIGRATIONS);
+    const control = names(controlMigrations());
     expect(result.stdout.trim()).toBe(listing(control, control));
   });
 
   it('shows the migrations of a tenant chosen by slug (ORM_TARGET=tenant, ORM_TENANT)', async () => {
-    const tenant = names(TENANT_MIGRATIONS);
+    const tenant = names(tenantMigrations());
     const current = await typeorm({ ORM_TARGET: 'tenant', ORM_TENANT: 'al-dia' }, 'migration:show');
     expect(current.code).toBe(0);
     expect(current.stdout.trim()).toBe(listing(tenant, tenant));
@@ -58,7 +61,7 @@ describe('TypeORM CLI (npm run typeorm)', () => {
   });
 
   it('takes a tenant database by URL (TENANT_DATABASE_URL)', async () => {
-    const tenant = names(TENANT_MIGRATIONS);
+    const tenant = names(tenantMigrations());
     const result = await typeorm(
       { ORM_TARGET: 'tenant', TENANT_DATABASE_URL: dbs.tenantUrl('al-dia') },
       'migration:show',

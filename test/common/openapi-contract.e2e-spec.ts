@@ -1,10 +1,12 @@
 import request from 'supertest';
 import { buildOfflineDocument } from '../../src/cli/openapi-export';
+import { featureVariables, tenantFeatures } from '../../src/common/config/features';
 import { addDays, todayIn } from '../../src/common/time';
 import { seedStaff, STAFF, TEST_SECRET, tokenFor } from '../support/auth';
 import { MENU, seedMenu } from '../support/fixtures';
 import { TestDatabases } from '../support/test-databases';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { moduleSweeps } from '../support/module-sweeps';
 import { ContractSweep, samplePath } from './openapi-sweep';
 
 /**
@@ -16,13 +18,7 @@ import { ContractSweep, samplePath } from './openapi-sweep';
  */
 
 const FEATURES_ON = {
-  FEATURE_GENERIC_TABLES: 'true',
-  FEATURE_RPC: 'true',
-  FEATURE_COBROS: 'true',
-  FEATURE_INVENTARIO: 'true',
-  FEATURE_COCINA: 'true',
-  FEATURE_REPORTES: 'true',
-  FEATURE_WEBHOOKS: 'true',
+  ...Object.fromEntries(featureVariables().map((variable) => [variable, 'true'])),
   // the sweep's endpoint is on this machine (nothing listens there: its attempts fail)
   WEBHOOKS_ALLOW_PRIVATE: 'true',
 };
@@ -93,16 +89,7 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
     );
   }
   await dbs.createTenant('apagado', {
-    features: {
-      genericTables: false,
-      rpc: false,
-      reservas: false,
-      cobros: false,
-      inventario: false,
-      cocina: false,
-      reportes: false,
-      webhooks: false,
-    },
+    features: Object.fromEntries(tenantFeatures().map((feature) => [feature, false])),
   });
   await dbs.createTenant('congelado', { status: 'suspended' });
   await dbs.createTenant('nuevo', { status: 'provisioning' });
@@ -113,168 +100,6 @@ async function createTenants(dbs: TestDatabases): Promise<void> {
      VALUES ('caido', 'Caído', $1, 'active', 'America/Lima', '{}')`,
     [`${dbs.prefix}caido_missing`],
   );
-}
-
-/** The stock's routes (material 1 of the tenant: Pescado). */
-async function sweepInventario(s: ContractSweep): Promise<void> {
-  await s.call(200, 'get', '/inventario');
-  await s.call(200, 'get', '/inventario/materiales');
-  await s.call(200, 'get', '/inventario/movimientos?id_mat_prima=1&desde=2026-01-01');
-  await s.call(400, 'get', '/inventario/movimientos?tipo=robo');
-  await s.call(201, 'post', '/inventario/mermas', {
-    json: { id_mat_prima: 1, cantidad: 0.25, motivo: 'cadena de frío' },
-  });
-  await s.call(400, 'post', '/inventario/mermas', { json: { id_mat_prima: 1, cantidad: 0.25 } });
-  await s.call(400, 'post', '/inventario/mermas', {
-    json: { id_mat_prima: 999, cantidad: 1, motivo: 'x' },
-    label: 'unknown material',
-  });
-  const borrador = await s.call(201, 'post', '/inventario/conteos', {
-    json: { observacion: 'cierre', lineas: [{ id_mat_prima: 1, contado: 2 }] },
-  });
-  const conteoId = borrador.body.id_conteo as number;
-  await s.call(400, 'post', '/inventario/conteos', {
-    json: {
-      lineas: [
-        { id_mat_prima: 1, contado: 1 },
-        { id_mat_prima: 1, contado: 2 },
-      ],
-    },
-  });
-  await s.call(400, 'post', '/inventario/conteos', {
-    json: { fec_corte: '2099-01-01T00:00:00Z', lineas: [{ id_mat_prima: 1, contado: 1 }] },
-    label: 'future cut-off',
-  });
-  await s.call(200, 'get', '/inventario/conteos');
-  await s.call(400, 'get', '/inventario/conteos?estado=otro');
-  await s.call(200, 'get', `/inventario/conteos/${conteoId}`);
-  await s.call(404, 'get', '/inventario/conteos/999999');
-  await s.call(200, 'patch', `/inventario/conteos/${conteoId}`, {
-    json: { lineas: [{ id_mat_prima: 1, contado: 1.5 }] },
-  });
-  await s.call(400, 'patch', `/inventario/conteos/${conteoId}`, {
-    json: { lineas: [{ id_mat_prima: 1, contado: -1 }] },
-  });
-  await s.call(404, 'patch', '/inventario/conteos/999999', { json: { lineas: [] } });
-  await s.call(200, 'post', `/inventario/conteos/${conteoId}/aplicar`);
-  await s.call(409, 'post', `/inventario/conteos/${conteoId}/aplicar`);
-  await s.call(404, 'post', '/inventario/conteos/999999/aplicar');
-  await s.call(409, 'patch', `/inventario/conteos/${conteoId}`, { json: { lineas: [] } });
-  await s.call(409, 'post', '/inventario/mermas', {
-    json: { id_mat_prima: 1, cantidad: 1, motivo: 'antes del conteo', fec: '2020-01-01T12:00' },
-    label: 'closed period',
-  });
-  const otro = await s.call(201, 'post', '/inventario/conteos', {
-    json: { lineas: [{ id_mat_prima: 1, contado: 1 }] },
-    label: 'to discard',
-  });
-  await s.call(200, 'post', `/inventario/conteos/${otro.body.id_conteo as number}/descartar`);
-  await s.call(409, 'post', `/inventario/conteos/${otro.body.id_conteo as number}/descartar`);
-  await s.call(404, 'post', '/inventario/conteos/999999/descartar');
-  await s.call(200, 'get', '/inventario/consumo?desde=2026-01-01');
-  await s.call(400, 'get', '/inventario/consumo?hasta=ayer');
-  await s.call(200, 'get', `/productos/${MENU.ceviche.id}/costo`);
-  await s.call(404, 'get', '/productos/999999/costo');
-}
-
-/** The kitchen's routes: stations, a send, a fired course, a ticket's moves, serving, its stream. */
-async function sweepCocina(s: ContractSweep): Promise<void> {
-  await s.call(200, 'get', '/cocina/estaciones');
-  const bar = await s.call(201, 'post', '/cocina/estaciones', { json: { nombre: 'Bar' } });
-  const barId = bar.body.id_estacion as number;
-  await s.call(400, 'post', '/cocina/estaciones', { json: {} });
-  await s.call(200, 'patch', `/cocina/estaciones/${barId}`, { json: { alerta_roja_min: 20 } });
-  await s.call(404, 'patch', '/cocina/estaciones/9999', { json: { activo: true } });
-  await s.call(400, 'patch', `/cocina/estaciones/${barId}`, { json: { activo: 'sí' } });
-  await s.call(200, 'put', `/cocina/estaciones/${barId}/categorias`, { json: { categorias: [1] } });
-  await s.call(400, 'put', `/cocina/estaciones/${barId}/categorias`, {
-    json: { categorias: [999] },
-  });
-  await s.call(404, 'put', '/cocina/estaciones/9999/categorias', { json: { categorias: [] } });
-  const comanda = await s.call(201, 'post', '/comandas', {
-    json: { items: [{ id_producto: MENU.ceviche.id, cantidad: 1, curso: 1 }] },
-  });
-  const id = comanda.body.id_comanda as number;
-  const item = (comanda.body.lineas as { id_item: number }[])[0].id_item;
-  const sent = await s.call(200, 'post', `/comandas/${id}/enviar`);
-  const envio = (sent.body.envios as { id_envio: number }[])[0].id_envio;
-  await s.call(200, 'post', `/comandas/${id}/enviar`, { label: 'nothing new' });
-  await s.call(404, 'post', '/comandas/999999/enviar');
-  await s.call(200, 'post', `/comandas/${id}/cursos/2/disparar`);
-  await s.call(409, 'post', `/comandas/${id}/cursos/2/disparar`);
-  await s.call(404, 'post', '/comandas/999999/cursos/2/disparar');
-  await s.call(200, 'get', `/cocina/envios?estado=todos&estacion=${barId}&limit=5`);
-  await s.call(400, 'get', '/cocina/envios?estado=nope');
-  await s.call(404, 'get', '/cocina/envios?estacion=9999');
-  await s.call(200, 'post', `/cocina/envios/${envio}/preparar`);
-  await s.call(409, 'post', `/cocina/envios/${envio}/preparar`);
-  await s.call(404, 'post', '/cocina/envios/999999/preparar');
-  await s.call(200, 'post', `/cocina/envios/${envio}/listo`);
-  await s.call(409, 'post', `/cocina/envios/${envio}/listo`);
-  await s.call(404, 'post', '/cocina/envios/999999/listo');
-  await s.call(200, 'post', `/cocina/envios/${envio}/recuperar`);
-  await s.call(409, 'post', `/cocina/envios/${envio}/recuperar`);
-  await s.call(404, 'post', '/cocina/envios/999999/recuperar');
-  await s.call(409, 'post', `/comandas/${id}/items/${item}/entregar`);
-  await s.call(200, 'post', `/cocina/envios/${envio}/listo`, { label: 'bumped again' });
-  await s.call(200, 'post', `/comandas/${id}/items/${item}/entregar`);
-  await s.call(404, 'post', `/comandas/${id}/items/999999/entregar`);
-  await s.call(200, 'get', `/cocina/stream?estacion=${barId}`, { stream: true });
-  await s.call(404, 'get', '/cocina/stream?estacion=9999', { stream: true });
-}
-
-/** The reports: each as JSON and as CSV, and their errors. */
-async function sweepReportes(s: ContractSweep): Promise<void> {
-  await s.call(200, 'get', '/reportes/ventas');
-  await s.call(200, 'get', '/reportes/ventas?desde=2026-01-01&hasta=2026-03-31&agrupar=producto');
-  await s.call(200, 'get', '/reportes/ventas?agrupar=metodo');
-  await s.call(200, 'get', '/reportes/ventas?agrupar=dia_semana_hora', {
-    headers: { Accept: 'text/csv' },
-    label: 'CSV',
-  });
-  await s.call(400, 'get', '/reportes/ventas?agrupar=anual');
-  await s.call(400, 'get', '/reportes/ventas?desde=2026-03-02&hasta=2026-03-01');
-  await s.call(200, 'get', '/reportes/gastos');
-  await s.call(200, 'get', '/reportes/gastos', { headers: { Accept: 'text/csv' }, label: 'CSV' });
-  await s.call(400, 'get', '/reportes/gastos?desde=2026-13-01');
-  await s.call(200, 'get', '/reportes/asistencia?desde=2026-03-01&hasta=2026-03-31');
-  await s.call(200, 'get', '/reportes/asistencia', {
-    headers: { Accept: 'text/csv' },
-    label: 'CSV',
-  });
-  await s.call(400, 'get', '/reportes/asistencia?desde=2020-01-01');
-}
-
-async function sweepWebhooks(s: ContractSweep): Promise<void> {
-  const url = 'http://127.0.0.1:9/hooks';
-  await s.call(200, 'get', '/webhooks');
-  const created = await s.call(201, 'post', '/webhooks', {
-    json: { url, eventos: ['comanda.cerrar', 'pago.*'], descripcion: 'ERP' },
-  });
-  const id = created.body.id_webhook as number;
-  await s.call(400, 'post', '/webhooks', { json: { url, eventos: ['comanda.pagada'] } });
-  await s.call(400, 'post', '/webhooks', {
-    json: { url: 'ftp://x.example/h', eventos: ['comanda.*'] },
-  });
-  await s.call(400, 'post', '/webhooks', { json: { url, eventos: [] }, label: 'no events' });
-  await s.call(200, 'get', `/webhooks/${id}`);
-  await s.call(404, 'get', '/webhooks/9999');
-  await s.call(200, 'patch', `/webhooks/${id}`, { json: { eventos: ['comanda.*'] } });
-  await s.call(400, 'patch', `/webhooks/${id}`, { json: {} });
-  await s.call(404, 'patch', '/webhooks/9999', { json: { activo: true } });
-  await s.call(200, 'post', `/webhooks/${id}/rotar`);
-  await s.call(404, 'post', '/webhooks/9999/rotar');
-  const test = await s.call(202, 'post', `/webhooks/${id}/probar`);
-  await s.call(404, 'post', '/webhooks/9999/probar');
-  await s.call(200, 'get', `/webhooks/${id}/entregas?estado=pendiente&limit=5`);
-  await s.call(400, 'get', `/webhooks/${id}/entregas?estado=roto`);
-  await s.call(404, 'get', '/webhooks/9999/entregas');
-  await s.call(202, 'post', `/webhooks/entregas/${test.body.id_entrega as number}/reenviar`);
-  await s.call(404, 'post', '/webhooks/entregas/999999/reenviar');
-  await s.call(200, 'patch', `/webhooks/${id}`, { json: { activo: false }, label: 'off' });
-  await s.call(409, 'post', `/webhooks/${id}/probar`);
-  await s.call(204, 'delete', `/webhooks/${id}`);
-  await s.call(404, 'delete', `/webhooks/${id}`);
 }
 
 /** A successful call of every operation, and the errors of each operation's own. */
@@ -322,10 +147,8 @@ async function sweepOperations(s: ContractSweep): Promise<void> {
   await s.call(200, 'get', '/cobros/ajustes');
   await s.call(200, 'put', '/cobros/ajustes', { json: { tolerancia_cierre: 5 } });
   await s.call(400, 'put', '/cobros/ajustes', { json: { tasa_recargo: 0.5 } });
-  await sweepInventario(s);
-  await sweepCocina(s);
-  await sweepReportes(s);
-  await sweepWebhooks(s);
+  // each module's own routes: test/<module>/<module>.sweep.ts, in the order of src/modules.ts
+  for (const { sweep } of moduleSweeps()) await sweep(s);
   const cuenta = await s.call(201, 'post', '/comandas', {
     json: { items: [{ id_producto: MENU.ceviche.id, cantidad: 1 }] },
   });

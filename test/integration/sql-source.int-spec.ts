@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { TENANT_MIGRATIONS } from '../../src/database/migrations/tenant';
+import { tenantMigrations } from '../../src/database/migrations/module-migrations';
+import '../../src/modules';
 import {
   describeSqlDrift,
   readSqlFiles,
@@ -50,7 +51,7 @@ describe('the SQL source tree (src/<module>/sql/)', () => {
 
   it('is what the migrations apply: each file as the newest migration written from it has it', () => {
     const recorded = recordedSqlSource(
-      TENANT_MIGRATIONS.map((migration) => migration as unknown as SqlSourceMigration),
+      tenantMigrations().map((migration) => migration as unknown as SqlSourceMigration),
     );
     const behind = FILES.filter((file) => recorded.get(file.path) !== file.text).map(
       (file) => `${file.path}: changed since its last migration (npm run sql:migration -- <name>)`,

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { ensureDatabase, runMigrations } from '../../src/database/database-target';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
-import { CONTROL_MIGRATIONS } from '../../src/database/migrations/control';
-import { TENANT_MIGRATIONS } from '../../src/database/migrations/tenant';
+import {
+  controlMigrations,
+  tenantMigrations,
+} from '../../src/database/migrations/module-migrations';
+import '../../src/modules';
 import { withDatabase } from '../../src/database/pg-url';
 import { freePort } from './processes';
 import { ENV_RUN_ID, ENV_SERVER_URL, templateNames } from './test-server';
@@ -43,9 +46,9 @@ export default async function globalSetup(): Promise<void> {
   serverUrl = withDatabase(serverUrl, 'postgres');
   const names = templateNames(runId);
   await ensureDatabase(serverUrl, names.control, 5_000);
-  await runMigrations(withDatabase(serverUrl, names.control), CONTROL_MIGRATIONS, 5_000);
+  await runMigrations(withDatabase(serverUrl, names.control), controlMigrations(), 5_000);
   await ensureDatabase(serverUrl, names.tenant, 5_000);
-  await runMigrations(withDatabase(serverUrl, names.tenant), TENANT_MIGRATIONS, 5_000);
+  await runMigrations(withDatabase(serverUrl, names.tenant), tenantMigrations(), 5_000);
   // Templates must have no open connection when cloned: make sure the pool is gone.
   const client = new Client({ connectionString: serverUrl });
   await client.connect();

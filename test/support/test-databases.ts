@@ -3,7 +3,8 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../../src/common/config/app-config';
 import { MIGRATIONS_TABLE, type DatabaseTarget } from '../../src/database/database-target';
-import { TENANT_MIGRATIONS } from '../../src/database/migrations/tenant';
+import { tenantMigrations } from '../../src/database/migrations/module-migrations';
+import '../../src/modules';
 import { withDatabase } from '../../src/database/pg-url';
 import { quoteIdent } from '../../src/database/sql';
 import type { TenantFeatureOverrides } from '../../src/common/config/features';
@@ -18,7 +19,7 @@ export interface TestTenantOptions {
 }
 
 /** The name of the newest tenant migration of the code. */
-export const NEWEST_TENANT_MIGRATION = new TENANT_MIGRATIONS[TENANT_MIGRATIONS.length - 1]().name!;
+export const NEWEST_TENANT_MIGRATION = new (tenantMigrations().at(-1)!)().name!;
 
 /**
  * Takes the tenant database of `url` back to before the newest tenant migration (its `down`,
@@ -28,7 +29,7 @@ export async function revertNewestTenantMigration(url: string): Promise<string> 
   const dataSource = new DataSource({
     type: 'postgres',
     url,
-    migrations: TENANT_MIGRATIONS,
+    migrations: tenantMigrations(),
     migrationsTableName: MIGRATIONS_TABLE,
     poolSize: 1,
     logging: false,

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { featureDefinitions } from '../../src/common/config/features';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('tenant-context middleware', () => {
@@ -20,16 +21,20 @@ describe('tenant-context middleware', () => {
       name: 'Acme Norte',
       status: 'active',
       timeZone: 'America/Lima',
-      features: {
-        genericTables: false,
-        rpc: false,
-        reservas: true,
-        cobros: false,
-        inventario: false,
-        cocina: false,
-        reportes: false,
-        webhooks: false,
-      },
+      // every feature of the module list, at its default (a module's own: its plugin's)
+      features: Object.fromEntries(
+        [...featureDefinitions()].map(([feature, { default: on }]) => [feature, on]),
+      ),
+    });
+    expect(res.body.features).toMatchObject({
+      genericTables: false,
+      rpc: false,
+      reservas: true,
+      cobros: false,
+      inventario: false,
+      cocina: false,
+      reportes: false,
+      webhooks: false,
     });
   });
 

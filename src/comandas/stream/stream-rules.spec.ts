@@ -1,4 +1,4 @@
-import { COMANDA_EXTENSIONS } from '../../app.module';
+import { comandaExtensions } from '../../modules';
 import { Grants } from '../../auth/grants';
 import { redactQueryToken } from '../../common/logging/request-logging';
 import { directUrl } from '../../database/pg-url';
@@ -8,7 +8,7 @@ import { ComandasModule } from '../comandas.module';
 import { feedEvent, frameOf, type FeedEvent } from './tenant-feed';
 
 // the `acciones` of the application's comandas: their own actions and their extensions'
-ComandasModule.extendWith(COMANDA_EXTENSIONS);
+ComandasModule.extendWith(comandaExtensions());
 
 const event = (comanda: { id_mesa: number | null; estado: string }, antes: object | null) =>
   ({ id: 1, data: { comanda }, antes }) as unknown as FeedEvent;

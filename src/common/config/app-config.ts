@@ -13,7 +13,7 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
-import { FEATURES, FEATURE_VARIABLES, type FeatureSwitches } from './features';
+import { featureDefinitions, featureVariables, type FeatureSwitches } from './features';
 
 /**
  * Every setting of the service, read once from the environment at boot and validated.
@@ -410,12 +410,12 @@ export class AppConfig {
   DEFAULT_TIME_ZONE = 'UTC';
 }
 
-// The FEATURE_* switches come from the feature registry (features.ts): the interface merged into
-// the class types them, the loop below validates them like the other variables, and loadConfig
-// gives them the default of their registry line. Adding a feature is one line in the registry.
+// The FEATURE_* switches come from the modules' features (features.ts): the interface merged
+// into the class types them, featureKeys() validates them like the other variables the first
+// time a config is read (the modules are installed by then), and loadConfig gives them the
+// default their module declares.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface AppConfig extends FeatureSwitches {}
-for (const variable of FEATURE_VARIABLES) EnvBool()(AppConfig.prototype, variable);
 
 export class ConfigValidationError extends Error {
   constructor(readonly problems: string[]) {
@@ -424,11 +424,21 @@ export class ConfigValidationError extends Error {
   }
 }
 
-const CONFIG_KEYS = [...Object.keys(new AppConfig()), ...FEATURE_VARIABLES] as (keyof AppConfig)[];
+let configKeys: (keyof AppConfig)[] | undefined;
+
+/** The variables of the config: the class's own, then the features' switches (validated once). */
+function allConfigKeys(): (keyof AppConfig)[] {
+  if (configKeys === undefined) {
+    const switches = featureVariables();
+    for (const variable of switches) EnvBool()(AppConfig.prototype, variable);
+    configKeys = [...Object.keys(new AppConfig()), ...switches] as (keyof AppConfig)[];
+  }
+  return configKeys;
+}
 
 /** The names of every environment variable the service reads. */
 export function configVariableNames(): string[] {
-  return [...CONFIG_KEYS];
+  return [...allConfigKeys()];
 }
 
 /**
@@ -437,12 +447,13 @@ export function configVariableNames(): string[] {
  */
 export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): AppConfig {
   const raw: Record<string, string> = {};
-  for (const key of CONFIG_KEYS) {
+  for (const key of allConfigKeys()) {
     const value = env[key];
     if (value !== undefined && value.trim() !== '') raw[key] = value.trim();
   }
   const config = plainToInstance(AppConfig, raw);
-  for (const { variable, default: on } of Object.values(FEATURES)) config[variable] ??= on;
+  for (const { variable, default: on } of featureDefinitions().values())
+    config[variable as keyof FeatureSwitches] ??= on;
   const problems = validateSync(config, { forbidUnknownValues: false }).flatMap(
     (error: ValidationError) => {
       const accepts = Object.values(error.constraints ?? {})[0] ?? 'a valid value';

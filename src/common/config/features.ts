@@ -1,74 +1,29 @@
 /**
- * The features an admin can switch on and off: one line each. Everything else is derived from
- * this registry: the FEATURE_* variables of the config (validated like any other, with the
- * default given here), the tenant catalog's per-tenant overrides, the feature guard, the OpenAPI tags and
- * labels, `GET /api/v1/tenant`, the tenant CLI's `feature` command and the check that
- * `.env.example` documents every variable. docs/adding-a-module.md shows how a module becomes
- * switchable.
+ * The features an admin can switch on and off. Each switchable module declares its feature in
+ * its plugin (`src/<module>/<module>.plugin.ts`, docs/adding-a-module.md), and the plugins are
+ * installed here when the application's module list (`src/modules.ts`) is read. Everything else
+ * is derived from these definitions: the FEATURE_* variables of the config (validated like any
+ * other, with the default given by the module), the tenant catalog's per-tenant overrides, the
+ * feature guard, the OpenAPI tags and labels, `GET /api/v1/tenant`, the tenant CLI's `feature`
+ * command and the check that `.env.example` documents every variable.
  */
-export const FEATURES = {
-  genericTables: {
-    variable: 'FEATURE_GENERIC_TABLES',
-    default: false,
-    tag: 'generic tables',
-    description:
-      'Schema-driven reading and inserting over an allow-list of tables (docs/generic-tables.md)',
-  },
-  rpc: {
-    variable: 'FEATURE_RPC',
-    default: false,
-    tag: 'rpc',
-    description:
-      'Business operations over store functions: recipes, purchases, attendance, reports (docs/rpc.md)',
-  },
-  reservas: {
-    variable: 'FEATURE_RESERVAS',
-    default: true,
-    tag: 'reservas',
-    description: 'Table reservations (docs/reservas.md)',
-  },
-  cobros: {
-    variable: 'FEATURE_COBROS',
-    default: false,
-    demo: true,
-    tag: 'cobros',
-    description: "Payments, tills and the day's close (docs/cobros.md)",
-  },
-  inventario: {
-    variable: 'FEATURE_INVENTARIO',
-    default: false,
-    demo: true,
-    tag: 'inventario',
-    description:
-      'Stock from recipes: purchases in, sales out, waste, counts, food cost (docs/inventario.md)',
-  },
-  cocina: {
-    variable: 'FEATURE_COCINA',
-    default: false,
-    demo: true,
-    tag: 'cocina',
-    description:
-      'The kitchen: courses, tickets per station as deltas, bump and recall, the kitchen stream (docs/cocina.md)',
-  },
-  reportes: {
-    variable: 'FEATURE_REPORTES',
-    default: false,
-    demo: true,
-    tag: 'reportes',
-    inDatabase: { onOpen: 'SELECT reportes_seguimiento($1)' },
-    description:
-      'Reports: sales by period, product, waiter, table and payment method, expenses against sales, hours worked; CSV (docs/reportes.md)',
-  },
-  webhooks: {
-    variable: 'FEATURE_WEBHOOKS',
-    default: false,
-    demo: true,
-    tag: 'webhooks',
-    inDatabase: {},
-    description:
-      'Outbound webhooks: signed, at-least-once messages of the changes to endpoints of the tenant (docs/webhooks.md)',
-  },
-} as const satisfies Record<string, FeatureDefinition>;
+
+/**
+ * The names of the features, each with its variable: every plugin adds its own by declaration
+ * merging, so that a feature's name is checked by the compiler wherever it is written
+ * (`@RequiresFeature('reservas')`):
+ *
+ * ```ts
+ * declare module '../common/config/features' {
+ *   interface FeatureNames { reservas: 'FEATURE_RESERVAS' }
+ * }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface FeatureNames {}
+
+export type TenantFeature = Extract<keyof FeatureNames, string>;
+export type FeatureVariable = FeatureNames[TenantFeature] & `FEATURE_${string}`;
 
 export interface FeatureDefinition {
   /** The environment variable that switches it for every tenant. */
@@ -92,20 +47,63 @@ export interface FeatureDefinition {
   inDatabase?: { onOpen?: string };
 }
 
-/** The session settings of a tenant's connections: `comandas.<feature> = off` per feature off. */
-export function databaseSwitchesOff(isOn: (feature: TenantFeature) => boolean): string {
-  return TENANT_FEATURES.filter(
-    (feature) => (FEATURES[feature] as FeatureDefinition).inDatabase && !isOn(feature),
-  )
-    .map((feature) => `-c comandas.${feature}=off`)
-    .join(' ');
+const definitions = new Map<TenantFeature, FeatureDefinition>();
+let installed = false;
+
+/**
+ * Installs the features of the application's modules, in the order of its module list
+ * (src/module-plugin.ts does it once, when src/modules.ts is read).
+ */
+export function installFeatures(features: readonly [TenantFeature, FeatureDefinition][]): void {
+  if (installed) throw new Error('The features are installed once (src/modules.ts)');
+  const variables = new Set<string>();
+  for (const [name, definition] of features) {
+    if (definitions.has(name)) throw new Error(`Feature "${name}" is declared twice`);
+    if (variables.has(definition.variable))
+      throw new Error(`Variable ${definition.variable} switches two features`);
+    variables.add(definition.variable);
+    definitions.set(name, definition);
+  }
+  installed = true;
 }
 
-export type TenantFeature = keyof typeof FEATURES;
-export const TENANT_FEATURES = Object.keys(FEATURES) as TenantFeature[];
+function registry(): ReadonlyMap<TenantFeature, FeatureDefinition> {
+  if (!installed)
+    throw new Error(
+      'The features are read before the modules are installed: import src/modules.ts first',
+    );
+  return definitions;
+}
 
-export type FeatureVariable = (typeof FEATURES)[TenantFeature]['variable'];
-export const FEATURE_VARIABLES = TENANT_FEATURES.map((feature) => FEATURES[feature].variable);
+/** Every feature with its definition, in the order of the module list. */
+export function featureDefinitions(): ReadonlyMap<TenantFeature, FeatureDefinition> {
+  return registry();
+}
+
+/** The names of the features, in the order of the module list. */
+export function tenantFeatures(): TenantFeature[] {
+  return [...registry().keys()];
+}
+
+/** The definition of a feature. */
+export function featureDefinition(feature: TenantFeature): FeatureDefinition {
+  const definition = registry().get(feature);
+  if (definition === undefined) throw new Error(`Unknown feature "${feature}"`);
+  return definition;
+}
+
+/** The FEATURE_* variables, one per feature. */
+export function featureVariables(): FeatureVariable[] {
+  return [...registry().values()].map((definition) => definition.variable as FeatureVariable);
+}
+
+/** The session settings of a tenant's connections: `comandas.<feature> = off` per feature off. */
+export function databaseSwitchesOff(isOn: (feature: TenantFeature) => boolean): string {
+  return [...registry()]
+    .filter(([feature, definition]) => definition.inDatabase && !isOn(feature))
+    .map(([feature]) => `-c comandas.${feature}=off`)
+    .join(' ');
+}
 
 /** The global switches, one boolean per feature (part of the config). */
 export type FeatureSwitches = Record<FeatureVariable, boolean>;
@@ -116,14 +114,12 @@ export type TenantFeatureOverrides = Partial<Record<TenantFeature, boolean>>;
 /** The overrides the `demo` tenant is provisioned with: the features marked `demo`, on. */
 export function demoFeatureOverrides(): TenantFeatureOverrides {
   return Object.fromEntries(
-    TENANT_FEATURES.filter((feature) => (FEATURES[feature] as FeatureDefinition).demo).map(
-      (feature) => [feature, true],
-    ),
+    [...registry()].filter(([, definition]) => definition.demo).map(([feature]) => [feature, true]),
   );
 }
 
 export function isTenantFeature(name: string): name is TenantFeature {
-  return Object.hasOwn(FEATURES, name);
+  return registry().has(name as TenantFeature);
 }
 
 /**
@@ -136,5 +132,7 @@ export function isFeatureOn(
   overrides: TenantFeatureOverrides | null | undefined,
 ): boolean {
   const override = overrides?.[feature];
-  return typeof override === 'boolean' ? override : switches[FEATURES[feature].variable];
+  return typeof override === 'boolean'
+    ? override
+    : switches[featureDefinition(feature).variable as FeatureVariable];
 }

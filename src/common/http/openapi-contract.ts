@@ -9,7 +9,12 @@ import type {
   TagObject,
 } from '@nestjs/swagger';
 import { issuesTokens, type AppConfig } from '../config/app-config';
-import { FEATURES, isTenantFeature } from '../config/features';
+import {
+  featureDefinition,
+  featureDefinitions,
+  isTenantFeature,
+  type FeatureVariable,
+} from '../config/features';
 import { TENANT_HEADER_PARAMETER } from '../decorators';
 import {
   authenticationRequired,
@@ -258,7 +263,7 @@ function defaultDescription(status: number): string {
 /** Says how a switchable operation is switched, and whether it is on by default. */
 function describeSwitch(op: Operation, feature: string, config: AppConfig): void {
   if (!isTenantFeature(feature)) return;
-  const variable = FEATURES[feature].variable;
+  const variable = featureDefinition(feature).variable as FeatureVariable;
   const on = config[variable];
   op['x-enabled'] = on;
   const state = on ? 'on by default' : 'off by default';
@@ -375,10 +380,10 @@ function declaredTags(document: OpenAPIObject, config: AppConfig): TagObject[] {
         tags.set(name, typeof description === 'string' ? description : '');
     }
   }
-  for (const feature of Object.values(FEATURES)) {
+  for (const feature of featureDefinitions().values()) {
     const described = tags.get(feature.tag);
     if (described === undefined) continue;
-    const state = config[feature.variable] ? 'on' : 'off';
+    const state = config[feature.variable as FeatureVariable] ? 'on' : 'off';
     tags.set(
       feature.tag,
       `${described || feature.description}. Switchable, ${state} by default (${feature.variable}, or a tenant override).`,

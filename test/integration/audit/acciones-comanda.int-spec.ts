@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { comandaActions } from '../../../src/comandas/comanda-state';
-import { COMANDA_EXTENSIONS } from '../../../src/app.module';
+import { comandaExtensions } from '../../../src/modules';
 import { ComandasModule } from '../../../src/comandas/comandas.module';
 import { TestDatabases } from '../../support/test-databases';
 
@@ -32,7 +32,7 @@ describe('acciones_comanda (tenant migration, called with SQL)', () => {
     );
 
   it('holds every action of the application, crear and the comanda’s own by the comandas', async () => {
-    ComandasModule.extendWith(COMANDA_EXTENSIONS);
+    ComandasModule.extendWith(comandaExtensions());
     const { rows } = await client.query<{ accion: string; modulo: string }>(
       'SELECT accion, modulo FROM acciones_comanda ORDER BY accion',
     );

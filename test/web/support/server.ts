@@ -2,7 +2,7 @@ import { STAFF, TEST_SECRET, seedStaff } from '../../support/auth';
 import { seedDemo, seedMenu } from '../../support/fixtures';
 import { freePort, MAIN_JS, RunningProcess } from '../../support/processes';
 import { TestDatabases, type TestTenantOptions } from '../../support/test-databases';
-import { FEATURES, type TenantFeature } from '../../../src/common/config/features';
+import { featureDefinition, type TenantFeature } from '../../../src/common/config/features';
 import { hashPin } from '../../../src/common/secret-hashing';
 
 /**
@@ -85,7 +85,7 @@ export async function startServer(options: WebServerOptions = {}): Promise<WebSe
       ...(options.auth ? { AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET } : {}),
     };
     for (const [feature, on] of Object.entries(options.features ?? {}))
-      env[FEATURES[feature as TenantFeature].variable] = String(on);
+      env[featureDefinition(feature as TenantFeature).variable] = String(on);
     service = new RunningProcess(MAIN_JS, dbs.env({ ...env, ...options.env }));
     await service.waitForOutput('is listening on');
     return { baseUrl: `http://127.0.0.1:${port}`, tenant, dbs, process: service, stop };

@@ -216,6 +216,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/productos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Products, by category name then product name
+     * @description q searches the name ignoring case (accents must match; `%` and `_` are literal). The total count is in X-Total-Count.
+     */
+    get: operations['CatalogoController_productos_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/mesas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Dining tables by number, each with its open comandas
+     * @description abiertas: the comandas abierta and not deleted at the table.
+     */
+    get: operations['CatalogoController_mesas_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/mozos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Waiters by name, to pick one or filter comandas by one
+     * @description Staff holding the mozo role, and anyone who is the waiter of a comanda. Their name only.
+     */
+    get: operations['CatalogoController_mozos_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/reservas': {
     parameters: {
       query?: never;
@@ -324,6 +384,543 @@ export interface paths {
      * @description Switchable feature `reservas`, on by default on this instance (`FEATURE_RESERVAS=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RESERVAS=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG reservas on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
      */
     post: operations['ReservasController_noShow_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/device-drivers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The drivers loaded at start (drivers/ and DEVICE_DRIVERS_PATH) */
+    get: operations['DeviceDriversController_list_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/device-drivers/validate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate a manifest: {valid, errors: [{path, message}], warnings: [{path, message}]}
+     * @description valid and errors follow the manifest schema alone (extra properties allowed): a valid manifest is loaded. warnings say what importing with it needs: the record format a file or http driver reads with (a ZKTeco layout is assumed when it names none) and why it cannot import (an unknown format, invalid settings).
+     */
+    post: operations['DeviceDriversController_validate_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/asistencia/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a time-clock export into import_asistencia
+     * @description multipart/form-data: `file` (attlog.dat, CSV ...) and `driver` (a file driver). Streamed in batches; importing the same file again inserts nothing.
+     */
+    post: operations['AttendanceImportController_import_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] The table and view names the generic routes accept
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['GenericTablesController_tables_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/schema/{table}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Columns of a table with their metadata and foreign key
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['GenericTablesController_schema_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/options/{table}/{column}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] {id, label} of the table a column points to, ordered by label, at most 1000
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     Label: nombre, razon_social, documento, else the first text column. [] without a foreign key.
+     */
+    get: operations['GenericTablesController_options_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/table/{table}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Rows of a table, newest primary key first
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     limit: default 100; above 1000 gives 1000; not a positive integer is 400 INVALID_LIMIT.
+     */
+    get: operations['GenericTablesController_rows_v1'];
+    put?: never;
+    /**
+     * [switchable, on by default] Insert a row: insertable columns only, other keys ignored, all defaults when none is usable
+     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     A table a module owns (GET /schema/:table: read_only, owner) is refused with 400 TABLE_READ_ONLY before any SQL; the view with 400 NOT_INSERTABLE.
+     */
+    post: operations['GenericTablesController_insert_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/get_producto/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] A product with its recipe
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['RpcController_getProducto_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/save_producto': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Insert or update a product and replace its recipe → {id_producto}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_saveProducto_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/get_materia/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] A raw material with its suppliers
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['RpcController_getMateria_v1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/save_materia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Insert or update a raw material and replace its suppliers → {id_mat_prima}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_saveMateria_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/find_usuarios_por_documentos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Users keyed by document number (a non-array docs is empty)
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_findUsuarios_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/import_asistencia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Import attendance punches (idempotent) and re-pair the affected days
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_importAsistencia_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/asistencia_get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] A person's raw punches and paired intervals for a range
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     doc, desde and hasta are required: a missing or malformed one (a date that is not YYYY-MM-DD, a blank document) is 400 VALIDATION_FAILED naming it.
+     */
+    post: operations['RpcController_asistenciaGet_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/asistencia_update_raw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Correct a raw punch; the pairs are recalculated
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_asistenciaUpdateRaw_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/asistencia_delete_raw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Delete a raw punch; the pairs are recalculated
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_asistenciaDeleteRaw_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/report_tickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Yearly ticket report: per month, count and total of closed comandas
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     year from the body, else the query; an integer 2000-2100, else the current year.
+     */
+    post: operations['RpcController_reportTickets_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/report_asistencia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Attendance report per person
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     *
+     *     desde/hasta YYYY-MM-DD; otherwise the 30 days before today through today.
+     */
+    post: operations['RpcController_reportAsistencia_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/save_compra': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Insert (id_compra null) or update a purchase with its lines → {id_compra, total}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_saveCompra_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/get_compra': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] A purchase with its lines, for editing
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_getCompra_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/delete_compra': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * [switchable, on by default] Delete a purchase with its lines → {ok: true}
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_deleteCompra_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/rpc/report_gastos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * [switchable, on by default] Yearly expenses (query variant of POST report_gastos)
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    get: operations['RpcController_reportGastosQuery_v1'];
+    put?: never;
+    /**
+     * [switchable, on by default] Yearly expenses: per month and per supplier (year: int, default current)
+     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
+     */
+    post: operations['RpcController_reportGastos_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with documento and password
+     * @description Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; at most 5 attempts for the account within 15 minutes, each reserved before the password is hashed (parallel guesses included): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. A client address with SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash gets 429 SIGN_IN_BUSY, an instance with SIGN_IN_QUEUE_MAX waiting 503 SIGN_IN_BUSY, both with Retry-After.
+     */
+    post: operations['SignInController_login_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/pin': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with a PIN (the floor tablet)
+     * @description A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; at most 5 attempts from one client address (or for one id_usuario) within 15 minutes, each reserved before the PIN is hashed (parallel guesses included; a success gives its own back): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. The hash queue answers 429 or 503 SIGN_IN_BUSY with Retry-After as for login.
+     */
+    post: operations['SignInController_pin_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign out: the token stops working at once
+     * @description Revokes the session of the token sent (its jti); other sessions of the user go on. On another instance of the service the token stops within TENANT_CACHE_TTL_MS.
+     */
+    post: operations['SignInController_logout_v1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/usuarios/{id}/credenciales': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set or remove a staff member’s password and/or PIN
+     * @description Stored only as slow salted hashes (scrypt); never returned. A password has at least 10 characters; a PIN has 4 to 6 digits, is not trivial (0000, 1234, 1212 ...) and is not another active staff member’s. Any change ends every open session of the user.
+     */
+    put: operations['CredentialsController_set_v1'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1298,603 +1895,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v1/productos': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Products, by category name then product name
-     * @description q searches the name ignoring case (accents must match; `%` and `_` are literal). The total count is in X-Total-Count.
-     */
-    get: operations['CatalogoController_productos_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/mesas': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Dining tables by number, each with its open comandas
-     * @description abiertas: the comandas abierta and not deleted at the table.
-     */
-    get: operations['CatalogoController_mesas_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/mozos': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Waiters by name, to pick one or filter comandas by one
-     * @description Staff holding the mozo role, and anyone who is the waiter of a comanda. Their name only.
-     */
-    get: operations['CatalogoController_mozos_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tables': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * [switchable, on by default] The table and view names the generic routes accept
-     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    get: operations['GenericTablesController_tables_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/schema/{table}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * [switchable, on by default] Columns of a table with their metadata and foreign key
-     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    get: operations['GenericTablesController_schema_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/options/{table}/{column}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * [switchable, on by default] {id, label} of the table a column points to, ordered by label, at most 1000
-     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     *
-     *     Label: nombre, razon_social, documento, else the first text column. [] without a foreign key.
-     */
-    get: operations['GenericTablesController_options_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/table/{table}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * [switchable, on by default] Rows of a table, newest primary key first
-     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     *
-     *     limit: default 100; above 1000 gives 1000; not a positive integer is 400 INVALID_LIMIT.
-     */
-    get: operations['GenericTablesController_rows_v1'];
-    put?: never;
-    /**
-     * [switchable, on by default] Insert a row: insertable columns only, other keys ignored, all defaults when none is usable
-     * @description Switchable feature `genericTables`, on by default on this instance (`FEATURE_GENERIC_TABLES=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_GENERIC_TABLES=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG genericTables on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     *
-     *     A table a module owns (GET /schema/:table: read_only, owner) is refused with 400 TABLE_READ_ONLY before any SQL; the view with 400 NOT_INSERTABLE.
-     */
-    post: operations['GenericTablesController_insert_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/get_producto/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * [switchable, on by default] A product with its recipe
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    get: operations['RpcController_getProducto_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/save_producto': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Insert or update a product and replace its recipe → {id_producto}
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_saveProducto_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/get_materia/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * [switchable, on by default] A raw material with its suppliers
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    get: operations['RpcController_getMateria_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/save_materia': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Insert or update a raw material and replace its suppliers → {id_mat_prima}
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_saveMateria_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/find_usuarios_por_documentos': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Users keyed by document number (a non-array docs is empty)
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_findUsuarios_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/import_asistencia': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Import attendance punches (idempotent) and re-pair the affected days
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_importAsistencia_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/asistencia_get': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] A person's raw punches and paired intervals for a range
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     *
-     *     doc, desde and hasta are required: a missing or malformed one (a date that is not YYYY-MM-DD, a blank document) is 400 VALIDATION_FAILED naming it.
-     */
-    post: operations['RpcController_asistenciaGet_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/asistencia_update_raw': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Correct a raw punch; the pairs are recalculated
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_asistenciaUpdateRaw_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/asistencia_delete_raw': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Delete a raw punch; the pairs are recalculated
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_asistenciaDeleteRaw_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/report_tickets': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Yearly ticket report: per month, count and total of closed comandas
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     *
-     *     year from the body, else the query; an integer 2000-2100, else the current year.
-     */
-    post: operations['RpcController_reportTickets_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/report_asistencia': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Attendance report per person
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     *
-     *     desde/hasta YYYY-MM-DD; otherwise the 30 days before today through today.
-     */
-    post: operations['RpcController_reportAsistencia_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/save_compra': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Insert (id_compra null) or update a purchase with its lines → {id_compra, total}
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_saveCompra_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/get_compra': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] A purchase with its lines, for editing
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_getCompra_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/delete_compra': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * [switchable, on by default] Delete a purchase with its lines → {ok: true}
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_deleteCompra_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rpc/report_gastos': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * [switchable, on by default] Yearly expenses (query variant of POST report_gastos)
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    get: operations['RpcController_reportGastosQuery_v1'];
-    put?: never;
-    /**
-     * [switchable, on by default] Yearly expenses: per month and per supplier (year: int, default current)
-     * @description Switchable feature `rpc`, on by default on this instance (`FEATURE_RPC=true`). While it is off for a tenant, this route answers 404 `NOT_FOUND` exactly like a route that does not exist. Switch it for every tenant with `FEATURE_RPC=true` (or `false`), or for one tenant with `npm run tenant -- feature SLUG rpc on` (or `off`; `default` follows the variable again); `GET /api/v1/tenant` shows a tenant’s effective switches.
-     */
-    post: operations['RpcController_reportGastos_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/login': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Sign in with documento and password
-     * @description Answers a session token (JWT, AUTH_SESSION_HOURS long). One 401 INVALID_CREDENTIALS for an unknown documento, a wrong password or an inactive user; at most 5 attempts for the account within 15 minutes, each reserved before the password is hashed (parallel guesses included): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. A client address with SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash gets 429 SIGN_IN_BUSY, an instance with SIGN_IN_QUEUE_MAX waiting 503 SIGN_IN_BUSY, both with Retry-After.
-     */
-    post: operations['SignInController_login_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/pin': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Sign in with a PIN (the floor tablet)
-     * @description A PIN alone finds its owner (PINs are unique among the staff); with id_usuario, it must be that user’s. One 401 INVALID_CREDENTIALS for any wrong PIN; at most 5 attempts from one client address (or for one id_usuario) within 15 minutes, each reserved before the PIN is hashed (parallel guesses included; a success gives its own back): 429 TOO_MANY_ATTEMPTS with Retry-After beyond. The hash queue answers 429 or 503 SIGN_IN_BUSY with Retry-After as for login.
-     */
-    post: operations['SignInController_pin_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/logout': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Sign out: the token stops working at once
-     * @description Revokes the session of the token sent (its jti); other sessions of the user go on. On another instance of the service the token stops within TENANT_CACHE_TTL_MS.
-     */
-    post: operations['SignInController_logout_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/usuarios/{id}/credenciales': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Set or remove a staff member’s password and/or PIN
-     * @description Stored only as slow salted hashes (scrypt); never returned. A password has at least 10 characters; a PIN has 4 to 6 digits, is not trivial (0000, 1234, 1212 ...) and is not another active staff member’s. Any change ends every open session of the user.
-     */
-    put: operations['CredentialsController_set_v1'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/device-drivers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The drivers loaded at start (drivers/ and DEVICE_DRIVERS_PATH) */
-    get: operations['DeviceDriversController_list_v1'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/device-drivers/validate': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Validate a manifest: {valid, errors: [{path, message}], warnings: [{path, message}]}
-     * @description valid and errors follow the manifest schema alone (extra properties allowed): a valid manifest is loaded. warnings say what importing with it needs: the record format a file or http driver reads with (a ZKTeco layout is assumed when it names none) and why it cannot import (an unknown format, invalid settings).
-     */
-    post: operations['DeviceDriversController_validate_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/asistencia/import': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Import a time-clock export into import_asistencia
-     * @description multipart/form-data: `file` (attlog.dat, CSV ...) and `driver` (a file driver). Streamed in batches; importing the same file again inserts nothing.
-     */
-    post: operations['AttendanceImportController_import_v1'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1913,12 +1913,12 @@ export interface components {
       timeZone: string;
       /** @description Effective switches: the tenant override, else the global FEATURE_* variable */
       features?: {
+        /** @description Table reservations (docs/reservas.md) */
+        reservas: boolean;
         /** @description Schema-driven reading and inserting over an allow-list of tables (docs/generic-tables.md) */
         genericTables: boolean;
         /** @description Business operations over store functions: recipes, purchases, attendance, reports (docs/rpc.md) */
         rpc: boolean;
-        /** @description Table reservations (docs/reservas.md) */
-        reservas: boolean;
         /** @description Payments, tills and the day's close (docs/cobros.md) */
         cobros: boolean;
         /** @description Stock from recipes: purchases in, sales out, waste, counts, food cost (docs/inventario.md) */
@@ -2672,6 +2672,69 @@ export interface components {
        */
       comandas: number[];
     };
+    ProductoDto: {
+      /** @example 1 */
+      id_producto: number;
+      /** @example Ceviche clásico */
+      nombre: string;
+      /**
+       * @description Current sale price
+       * @example 38
+       */
+      precio: number;
+      /**
+       * @description false: withdrawn, not on sale
+       * @example true
+       */
+      activo: boolean;
+      /** @example 1 */
+      id_categoria: number | null;
+      /**
+       * @description Category name (null: none)
+       * @example Platos
+       */
+      categoria: string | null;
+    };
+    MesaDto: {
+      /** @example 3 */
+      id_mesa: number;
+      /**
+       * @description The number the staff know it by
+       * @example 3
+       */
+      numero: number;
+      /** @example terraza */
+      zona: string | null;
+      /**
+       * @description Seats
+       * @example 4
+       */
+      capacidad: number;
+      /**
+       * @description false: retired
+       * @example true
+       */
+      activo: boolean;
+      /**
+       * @description Comandas open at the table (abierta, not deleted)
+       * @example 1
+       */
+      abiertas: number;
+    };
+    MozoDto: {
+      /** @example 4 */
+      id_usuario: number;
+      /**
+       * @description Full name, as a comanda’s `mozo` shows it
+       * @example Jorge Luis Rojas Chávez
+       */
+      nombre: string;
+      /**
+       * @description false: former staff
+       * @example true
+       */
+      activo: boolean;
+    };
     ReservaDto: {
       /** @example 41 */
       id_reserva: number;
@@ -2833,6 +2896,407 @@ export interface components {
     CancelarReservaBody: {
       /** @example el cliente llamó para cancelar */
       motivo: string;
+    };
+    ManifestErrorDto: {
+      /**
+       * @description JSON pointer of the offending or missing value ("" for the root)
+       * @example /transport
+       */
+      path: string;
+      /** @example must be one of file, tcp, http */
+      message: string;
+    };
+    DriverDto: {
+      /**
+       * @description The name of the driver’s directory
+       * @example zkteco-attlog
+       */
+      name: string;
+      /**
+       * @description drivers/ or DEVICE_DRIVERS_PATH
+       * @enum {string}
+       */
+      source: 'builtin' | 'external';
+      /**
+       * @description The manifest with the driver’s own settings
+       * @example {
+       *       "vendor": "ZKTeco",
+       *       "model": "attlog.dat",
+       *       "transport": "file",
+       *       "version": "1.0.0",
+       *       "format": "zk-attlog"
+       *     }
+       */
+      manifest: {
+        [key: string]: unknown;
+      };
+      /** @description The file import (POST /asistencia/import, npm run asistencia:import) takes it: a file driver whose record format is usable. false for a push (http) or tcp driver, which imports no file (the upload answers DRIVER_NOT_FILE), and for a driver whose format is unknown or whose settings are invalid (DRIVER_NOT_IMPORTABLE; warnings say why) */
+      importable: boolean;
+      /** @description A record format assumed, and why the driver cannot import, by path */
+      warnings: components['schemas']['ManifestErrorDto'][];
+    };
+    ManifestValidationDto: {
+      /** @description The manifest follows the manifest schema: the registry loads it */
+      valid: boolean;
+      /** @description Violations of the manifest schema, by path */
+      errors: components['schemas']['ManifestErrorDto'][];
+      /**
+       * @description What importing with the driver needs: a record format assumed because the manifest names none, or why it cannot import (an unknown format, invalid settings)
+       * @example [
+       *       {
+       *         "path": "/format",
+       *         "message": "not named: the ZKTeco attlog.dat layout is assumed"
+       *       }
+       *     ]
+       */
+      warnings: components['schemas']['ManifestErrorDto'][];
+    };
+    BadLineDto: {
+      /** @example 7 */
+      line: number;
+      /** @example date-time "2026-13-01 08:00:00" is not YYYY-MM-DD HH:MM:SS */
+      reason: string;
+    };
+    ImportSummaryDto: {
+      /** @example zkteco-attlog */
+      driver: string;
+      /**
+       * @description The file name, stored in asistencia_detalle.origen
+       * @example attlog.dat
+       */
+      origen: string;
+      /** @description Lines that are not blank */
+      read: number;
+      /** @description Well-formed punches sent to import_asistencia */
+      punches: number;
+      inserted: number;
+      /** @description Punches already stored */
+      duplicates: number;
+      /** @description Documents matching no user (first 1000) */
+      unknownDocuments: string[];
+      /** @description Punches of unknown documents (not stored) */
+      unknownDocumentPunches: number;
+      badLineCount: number;
+      /** @description First 1000 bad lines */
+      badLines: components['schemas']['BadLineDto'][];
+      /** @description Person-work days re-paired */
+      daysRecalculated: number;
+    };
+    ColumnDto: {
+      /** @example id_categoria */
+      name: string;
+      /** @example 6 */
+      position: number;
+      /** @example integer */
+      type: string;
+      /** @example int4 */
+      udt: string;
+      nullable: boolean;
+      /** @example null */
+      default: string | null;
+      /** @enum {string|null} */
+      identity: 'ALWAYS' | 'BY DEFAULT' | null;
+      /** @description A computed column (never written) */
+      generated: boolean;
+      maxLength: number | null;
+      primaryKey: boolean;
+      /** @description Its single-column foreign key, or null */
+      foreign?: {
+        /** @example fk_productos_id_categoria */
+        constraint: string;
+        /** @example categorias */
+        table: string;
+        /** @example id_categoria */
+        column: string;
+      } | null;
+    };
+    TableSchema: {
+      /** @example productos */
+      table: string;
+      /**
+       * @description A table, or a view (read only: POST /table/:table answers 400 NOT_INSERTABLE)
+       * @example table
+       * @enum {string}
+       */
+      kind: 'table' | 'view';
+      /**
+       * @description POST /table/:table refuses every row: a table a module owns (400 TABLE_READ_ONLY) or a view (400 NOT_INSERTABLE). Read it here; write it with the routes of `owner`.
+       * @example false
+       */
+      read_only: boolean;
+      /**
+       * @description Why it is read-only, in a sentence; null when writable
+       * @example null
+       */
+      read_only_reason: string | null;
+      /**
+       * @description The module that owns the table and the routes that write it; null when none does
+       * @example null
+       */
+      owner?: {
+        /** @example comandas */
+        module: string;
+        /**
+         * @example [
+         *       "POST /api/v1/comandas",
+         *       "PUT /api/v1/comandas/:id"
+         *     ]
+         */
+        routes: string[];
+      } | null;
+      columns: components['schemas']['ColumnDto'][];
+    };
+    OptionItem: {
+      /**
+       * @description The referenced key
+       * @example 1
+       */
+      id: number;
+      /** @example Ceviches */
+      label: string | null;
+    };
+    InsertedRow: {
+      /**
+       * @example {
+       *       "id_categoria": 8,
+       *       "nombre": "Postres",
+       *       "descripcion": null,
+       *       "activo": true
+       *     }
+       */
+      inserted: {
+        [key: string]: unknown;
+      };
+    };
+    AsistenciaMarcaDto: {
+      /** @example 1 */
+      id_raw: number;
+      /**
+       * Format: date
+       * @description As read
+       * @example 2026-06-01
+       */
+      fecha: string;
+      /**
+       * @description HH:MM:SS, as read
+       * @example 18:00:00
+       */
+      hora: string;
+      /**
+       * @description null: no mode (the punches alternate)
+       * @enum {string|null}
+       */
+      modo: 'entrada' | 'salida' | null;
+      /** @example attlog.dat */
+      origen: string | null;
+      /**
+       * @description The clock’s other fields; `original` and `editado_en` after a manual edit
+       * @example {
+       *       "device_id": "ZK-01",
+       *       "verify": 1
+       *     }
+       */
+      datos: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date
+       * @description The work day it counts for (before the day cut-off: the previous day)
+       * @example 2026-06-01
+       */
+      fecha_trabajo: string;
+    };
+    AsistenciaIntervaloDto: {
+      /** @example 1 */
+      id_intervalo: number;
+      /**
+       * Format: date
+       * @example 2026-06-01
+       */
+      fecha_trabajo: string;
+      /**
+       * @description Local date-time
+       * @example 2026-06-01T18:00:00
+       */
+      entrada: string;
+      /**
+       * @description Local date-time; null: still open (its out-punch is missing)
+       * @example 2026-06-02T01:30:00
+       */
+      salida: string | null;
+      /**
+       * @description null while open
+       * @example 450
+       */
+      minutos: number | null;
+    };
+    AsistenciaResumenDiaDto: {
+      /**
+       * Format: date
+       * @example 2026-06-01
+       */
+      fecha_trabajo: string;
+      /**
+       * @description Minutes of the closed intervals
+       * @example 450
+       */
+      minutos: number;
+      /**
+       * @description Intervals, open ones included
+       * @example 1
+       */
+      intervalos: number;
+      /**
+       * @description Punches used by the intervals
+       * @example 2
+       */
+      marcas: number;
+      /** @description An open interval or an out-punch with nothing open */
+      incompleto: boolean;
+    };
+    AsistenciaGetDto: {
+      /** @description The person; null when no user has the document (the lists are then empty) */
+      usuario: {
+        /** @example 1 */
+        id_usuario: number;
+        /** @example 40000001 */
+        documento: string;
+        /** @example Rosa */
+        nombre: string;
+        /** @example Quispe */
+        apellido: string | null;
+      } | null;
+      /** @description The raw punches of the work days, in time order (near-duplicates included) */
+      marcas: components['schemas']['AsistenciaMarcaDto'][];
+      /** @description The paired intervals */
+      intervalos: components['schemas']['AsistenciaIntervaloDto'][];
+      /** @description One summary per work day with punches, in date order */
+      resumen: components['schemas']['AsistenciaResumenDiaDto'][];
+    };
+    ReportAsistenciaPersonaDto: {
+      /** @example 1 */
+      id_usuario: number;
+      /** @example 40000001 */
+      documento: string;
+      /** @example Rosa */
+      nombre: string;
+      /** @example Quispe */
+      apellido: string | null;
+      /**
+       * @description Work days with punches
+       * @example 1
+       */
+      dias_trabajados: number;
+      /**
+       * @description Minutes of the closed intervals
+       * @example 480
+       */
+      minutos: number;
+      /**
+       * @description Days with an open interval or an out-punch with nothing open
+       * @example 0
+       */
+      dias_incompletos: number;
+    };
+    ReportAsistenciaDto: {
+      /**
+       * Format: date
+       * @example 2026-06-01
+       */
+      desde: string;
+      /**
+       * Format: date
+       * @example 2026-06-30
+       */
+      hasta: string;
+      /** @description People with at least one work day in the range, by apellido and nombre */
+      personas: components['schemas']['ReportAsistenciaPersonaDto'][];
+    };
+    LoginBody: {
+      /**
+       * @description The staff member’s documento
+       * @example 40218833
+       */
+      documento: string;
+      /**
+       * Format: password
+       * @example ceviche-de-lunes
+       */
+      password: string;
+    };
+    SessionUserDto: {
+      /** @example 4 */
+      id_usuario: number;
+      /** @example Jorge Luis Rojas */
+      nombre: string;
+      /**
+       * @example [
+       *       "mozo"
+       *     ]
+       */
+      roles: string[];
+      /**
+       * @example [
+       *       "comandas:read",
+       *       "comandas:write"
+       *     ]
+       */
+      permissions: string[];
+    };
+    SessionDto: {
+      /**
+       * @description A JWT (HS256) with sub, tenant, exp and jti: send it in the Authorization header, after `Bearer `
+       * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0ZW5hbnQiOiJkZW1vIn0.c2lnbmF0dXJl
+       */
+      access_token: string;
+      /**
+       * @example Bearer
+       * @enum {string}
+       */
+      token_type: 'Bearer';
+      /**
+       * Format: date-time
+       * @example 2026-11-24T23:00:00.000Z
+       */
+      expires_at: string;
+      usuario: components['schemas']['SessionUserDto'];
+    };
+    PinBody: {
+      /**
+       * @description 4 to 6 digits
+       * @example 4827
+       */
+      pin: string;
+      /**
+       * @description Whose PIN it is (optional: a PIN alone finds its owner)
+       * @example 4
+       */
+      id_usuario?: number;
+    };
+    CredentialsBody: {
+      /**
+       * @description At least 10 characters; null removes the password
+       * @example ceviche-de-lunes
+       */
+      password?: string | null;
+      /**
+       * @description 4 to 6 digits, not trivial (0000, 1234 ...), unique in the restaurant; null removes it
+       * @example 4827
+       */
+      pin?: string | null;
+    };
+    CredentialsDto: {
+      /** @example 4 */
+      id_usuario: number;
+      /** @description Whether the user has a password */
+      password: boolean;
+      /** @description Whether the user has a PIN */
+      pin: boolean;
+      /**
+       * @description Open sessions of the user that this change ended
+       * @example 1
+       */
+      sesiones_cerradas: number;
     };
     SimulacionPagoDto: {
       /** @example 1 */
@@ -4335,470 +4799,6 @@ export interface components {
        *     ]
        */
       acciones: 'reenviar'[];
-    };
-    ProductoDto: {
-      /** @example 1 */
-      id_producto: number;
-      /** @example Ceviche clásico */
-      nombre: string;
-      /**
-       * @description Current sale price
-       * @example 38
-       */
-      precio: number;
-      /**
-       * @description false: withdrawn, not on sale
-       * @example true
-       */
-      activo: boolean;
-      /** @example 1 */
-      id_categoria: number | null;
-      /**
-       * @description Category name (null: none)
-       * @example Platos
-       */
-      categoria: string | null;
-    };
-    MesaDto: {
-      /** @example 3 */
-      id_mesa: number;
-      /**
-       * @description The number the staff know it by
-       * @example 3
-       */
-      numero: number;
-      /** @example terraza */
-      zona: string | null;
-      /**
-       * @description Seats
-       * @example 4
-       */
-      capacidad: number;
-      /**
-       * @description false: retired
-       * @example true
-       */
-      activo: boolean;
-      /**
-       * @description Comandas open at the table (abierta, not deleted)
-       * @example 1
-       */
-      abiertas: number;
-    };
-    MozoDto: {
-      /** @example 4 */
-      id_usuario: number;
-      /**
-       * @description Full name, as a comanda’s `mozo` shows it
-       * @example Jorge Luis Rojas Chávez
-       */
-      nombre: string;
-      /**
-       * @description false: former staff
-       * @example true
-       */
-      activo: boolean;
-    };
-    ColumnDto: {
-      /** @example id_categoria */
-      name: string;
-      /** @example 6 */
-      position: number;
-      /** @example integer */
-      type: string;
-      /** @example int4 */
-      udt: string;
-      nullable: boolean;
-      /** @example null */
-      default: string | null;
-      /** @enum {string|null} */
-      identity: 'ALWAYS' | 'BY DEFAULT' | null;
-      /** @description A computed column (never written) */
-      generated: boolean;
-      maxLength: number | null;
-      primaryKey: boolean;
-      /** @description Its single-column foreign key, or null */
-      foreign?: {
-        /** @example fk_productos_id_categoria */
-        constraint: string;
-        /** @example categorias */
-        table: string;
-        /** @example id_categoria */
-        column: string;
-      } | null;
-    };
-    TableSchema: {
-      /** @example productos */
-      table: string;
-      /**
-       * @description A table, or a view (read only: POST /table/:table answers 400 NOT_INSERTABLE)
-       * @example table
-       * @enum {string}
-       */
-      kind: 'table' | 'view';
-      /**
-       * @description POST /table/:table refuses every row: a table a module owns (400 TABLE_READ_ONLY) or a view (400 NOT_INSERTABLE). Read it here; write it with the routes of `owner`.
-       * @example false
-       */
-      read_only: boolean;
-      /**
-       * @description Why it is read-only, in a sentence; null when writable
-       * @example null
-       */
-      read_only_reason: string | null;
-      /**
-       * @description The module that owns the table and the routes that write it; null when none does
-       * @example null
-       */
-      owner?: {
-        /** @example comandas */
-        module: string;
-        /**
-         * @example [
-         *       "POST /api/v1/comandas",
-         *       "PUT /api/v1/comandas/:id"
-         *     ]
-         */
-        routes: string[];
-      } | null;
-      columns: components['schemas']['ColumnDto'][];
-    };
-    OptionItem: {
-      /**
-       * @description The referenced key
-       * @example 1
-       */
-      id: number;
-      /** @example Ceviches */
-      label: string | null;
-    };
-    InsertedRow: {
-      /**
-       * @example {
-       *       "id_categoria": 8,
-       *       "nombre": "Postres",
-       *       "descripcion": null,
-       *       "activo": true
-       *     }
-       */
-      inserted: {
-        [key: string]: unknown;
-      };
-    };
-    AsistenciaMarcaDto: {
-      /** @example 1 */
-      id_raw: number;
-      /**
-       * Format: date
-       * @description As read
-       * @example 2026-06-01
-       */
-      fecha: string;
-      /**
-       * @description HH:MM:SS, as read
-       * @example 18:00:00
-       */
-      hora: string;
-      /**
-       * @description null: no mode (the punches alternate)
-       * @enum {string|null}
-       */
-      modo: 'entrada' | 'salida' | null;
-      /** @example attlog.dat */
-      origen: string | null;
-      /**
-       * @description The clock’s other fields; `original` and `editado_en` after a manual edit
-       * @example {
-       *       "device_id": "ZK-01",
-       *       "verify": 1
-       *     }
-       */
-      datos: {
-        [key: string]: unknown;
-      };
-      /**
-       * Format: date
-       * @description The work day it counts for (before the day cut-off: the previous day)
-       * @example 2026-06-01
-       */
-      fecha_trabajo: string;
-    };
-    AsistenciaIntervaloDto: {
-      /** @example 1 */
-      id_intervalo: number;
-      /**
-       * Format: date
-       * @example 2026-06-01
-       */
-      fecha_trabajo: string;
-      /**
-       * @description Local date-time
-       * @example 2026-06-01T18:00:00
-       */
-      entrada: string;
-      /**
-       * @description Local date-time; null: still open (its out-punch is missing)
-       * @example 2026-06-02T01:30:00
-       */
-      salida: string | null;
-      /**
-       * @description null while open
-       * @example 450
-       */
-      minutos: number | null;
-    };
-    AsistenciaResumenDiaDto: {
-      /**
-       * Format: date
-       * @example 2026-06-01
-       */
-      fecha_trabajo: string;
-      /**
-       * @description Minutes of the closed intervals
-       * @example 450
-       */
-      minutos: number;
-      /**
-       * @description Intervals, open ones included
-       * @example 1
-       */
-      intervalos: number;
-      /**
-       * @description Punches used by the intervals
-       * @example 2
-       */
-      marcas: number;
-      /** @description An open interval or an out-punch with nothing open */
-      incompleto: boolean;
-    };
-    AsistenciaGetDto: {
-      /** @description The person; null when no user has the document (the lists are then empty) */
-      usuario: {
-        /** @example 1 */
-        id_usuario: number;
-        /** @example 40000001 */
-        documento: string;
-        /** @example Rosa */
-        nombre: string;
-        /** @example Quispe */
-        apellido: string | null;
-      } | null;
-      /** @description The raw punches of the work days, in time order (near-duplicates included) */
-      marcas: components['schemas']['AsistenciaMarcaDto'][];
-      /** @description The paired intervals */
-      intervalos: components['schemas']['AsistenciaIntervaloDto'][];
-      /** @description One summary per work day with punches, in date order */
-      resumen: components['schemas']['AsistenciaResumenDiaDto'][];
-    };
-    ReportAsistenciaPersonaDto: {
-      /** @example 1 */
-      id_usuario: number;
-      /** @example 40000001 */
-      documento: string;
-      /** @example Rosa */
-      nombre: string;
-      /** @example Quispe */
-      apellido: string | null;
-      /**
-       * @description Work days with punches
-       * @example 1
-       */
-      dias_trabajados: number;
-      /**
-       * @description Minutes of the closed intervals
-       * @example 480
-       */
-      minutos: number;
-      /**
-       * @description Days with an open interval or an out-punch with nothing open
-       * @example 0
-       */
-      dias_incompletos: number;
-    };
-    ReportAsistenciaDto: {
-      /**
-       * Format: date
-       * @example 2026-06-01
-       */
-      desde: string;
-      /**
-       * Format: date
-       * @example 2026-06-30
-       */
-      hasta: string;
-      /** @description People with at least one work day in the range, by apellido and nombre */
-      personas: components['schemas']['ReportAsistenciaPersonaDto'][];
-    };
-    LoginBody: {
-      /**
-       * @description The staff member’s documento
-       * @example 40218833
-       */
-      documento: string;
-      /**
-       * Format: password
-       * @example ceviche-de-lunes
-       */
-      password: string;
-    };
-    SessionUserDto: {
-      /** @example 4 */
-      id_usuario: number;
-      /** @example Jorge Luis Rojas */
-      nombre: string;
-      /**
-       * @example [
-       *       "mozo"
-       *     ]
-       */
-      roles: string[];
-      /**
-       * @example [
-       *       "comandas:read",
-       *       "comandas:write"
-       *     ]
-       */
-      permissions: string[];
-    };
-    SessionDto: {
-      /**
-       * @description A JWT (HS256) with sub, tenant, exp and jti: send it in the Authorization header, after `Bearer `
-       * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0ZW5hbnQiOiJkZW1vIn0.c2lnbmF0dXJl
-       */
-      access_token: string;
-      /**
-       * @example Bearer
-       * @enum {string}
-       */
-      token_type: 'Bearer';
-      /**
-       * Format: date-time
-       * @example 2026-11-24T23:00:00.000Z
-       */
-      expires_at: string;
-      usuario: components['schemas']['SessionUserDto'];
-    };
-    PinBody: {
-      /**
-       * @description 4 to 6 digits
-       * @example 4827
-       */
-      pin: string;
-      /**
-       * @description Whose PIN it is (optional: a PIN alone finds its owner)
-       * @example 4
-       */
-      id_usuario?: number;
-    };
-    CredentialsBody: {
-      /**
-       * @description At least 10 characters; null removes the password
-       * @example ceviche-de-lunes
-       */
-      password?: string | null;
-      /**
-       * @description 4 to 6 digits, not trivial (0000, 1234 ...), unique in the restaurant; null removes it
-       * @example 4827
-       */
-      pin?: string | null;
-    };
-    CredentialsDto: {
-      /** @example 4 */
-      id_usuario: number;
-      /** @description Whether the user has a password */
-      password: boolean;
-      /** @description Whether the user has a PIN */
-      pin: boolean;
-      /**
-       * @description Open sessions of the user that this change ended
-       * @example 1
-       */
-      sesiones_cerradas: number;
-    };
-    ManifestErrorDto: {
-      /**
-       * @description JSON pointer of the offending or missing value ("" for the root)
-       * @example /transport
-       */
-      path: string;
-      /** @example must be one of file, tcp, http */
-      message: string;
-    };
-    DriverDto: {
-      /**
-       * @description The name of the driver’s directory
-       * @example zkteco-attlog
-       */
-      name: string;
-      /**
-       * @description drivers/ or DEVICE_DRIVERS_PATH
-       * @enum {string}
-       */
-      source: 'builtin' | 'external';
-      /**
-       * @description The manifest with the driver’s own settings
-       * @example {
-       *       "vendor": "ZKTeco",
-       *       "model": "attlog.dat",
-       *       "transport": "file",
-       *       "version": "1.0.0",
-       *       "format": "zk-attlog"
-       *     }
-       */
-      manifest: {
-        [key: string]: unknown;
-      };
-      /** @description The file import (POST /asistencia/import, npm run asistencia:import) takes it: a file driver whose record format is usable. false for a push (http) or tcp driver, which imports no file (the upload answers DRIVER_NOT_FILE), and for a driver whose format is unknown or whose settings are invalid (DRIVER_NOT_IMPORTABLE; warnings say why) */
-      importable: boolean;
-      /** @description A record format assumed, and why the driver cannot import, by path */
-      warnings: components['schemas']['ManifestErrorDto'][];
-    };
-    ManifestValidationDto: {
-      /** @description The manifest follows the manifest schema: the registry loads it */
-      valid: boolean;
-      /** @description Violations of the manifest schema, by path */
-      errors: components['schemas']['ManifestErrorDto'][];
-      /**
-       * @description What importing with the driver needs: a record format assumed because the manifest names none, or why it cannot import (an unknown format, invalid settings)
-       * @example [
-       *       {
-       *         "path": "/format",
-       *         "message": "not named: the ZKTeco attlog.dat layout is assumed"
-       *       }
-       *     ]
-       */
-      warnings: components['schemas']['ManifestErrorDto'][];
-    };
-    BadLineDto: {
-      /** @example 7 */
-      line: number;
-      /** @example date-time "2026-13-01 08:00:00" is not YYYY-MM-DD HH:MM:SS */
-      reason: string;
-    };
-    ImportSummaryDto: {
-      /** @example zkteco-attlog */
-      driver: string;
-      /**
-       * @description The file name, stored in asistencia_detalle.origen
-       * @example attlog.dat
-       */
-      origen: string;
-      /** @description Lines that are not blank */
-      read: number;
-      /** @description Well-formed punches sent to import_asistencia */
-      punches: number;
-      inserted: number;
-      /** @description Punches already stored */
-      duplicates: number;
-      /** @description Documents matching no user (first 1000) */
-      unknownDocuments: string[];
-      /** @description Punches of unknown documents (not stored) */
-      unknownDocumentPunches: number;
-      badLineCount: number;
-      /** @description First 1000 bad lines */
-      badLines: components['schemas']['BadLineDto'][];
-      /** @description Person-work days re-paired */
-      daysRecalculated: number;
     };
   };
   responses: never;
@@ -6701,6 +6701,295 @@ export interface operations {
       };
     };
   };
+  CatalogoController_productos_v1: {
+    parameters: {
+      query?: {
+        /** @description Part of the name, ignoring case; `%` and `_` are plain characters (empty: every product) */
+        q?: string;
+        /** @description true: only the products on sale; false: only the withdrawn ones; default: all */
+        activo?: boolean;
+        /** @description Only the products of this category */
+        id_categoria?: number;
+        /** @description Page size (above the maximum is 400, not cut) */
+        limit?: number;
+        /** @description Products skipped before the page */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of products */
+      200: {
+        headers: {
+          /** @description Products matching the filters, whatever the page */
+          'X-Total-Count'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductoDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CatalogoController_mesas_v1: {
+    parameters: {
+      query?: {
+        /** @description true: only the tables in use; false: only the retired ones; default: all */
+        activo?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tables */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MesaDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CatalogoController_mozos_v1: {
+    parameters: {
+      query?: {
+        /** @description true: only the current staff; false: only the former ones; default: all */
+        activo?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The waiters */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MozoDto'][];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   ReservasController_list_v1: {
     parameters: {
       query?: {
@@ -7641,6 +7930,3255 @@ export interface operations {
         };
       };
       /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DeviceDriversController_list_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DriverDto'][];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DeviceDriversController_validate_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManifestValidationDto'];
+        };
+      };
+      /** @description Bad request: `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AttendanceImportController_import_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** Format: binary */
+          file: Blob;
+          /** @example zkteco-attlog */
+          driver: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportSummaryDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `FILE_REQUIRED` No file field in the form; `UNKNOWN_DRIVER` No loaded driver has this name; `DRIVER_NOT_FILE` The driver reads no files; `DRIVER_NOT_IMPORTABLE` The driver’s record format is unknown or its settings are invalid; `EXPORT_HEADER_MISMATCH` The header row of a CSV export lacks a mapped column; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_tables_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The allowed names */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string[];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_schema_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The table and its columns */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TableSchema'];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_options_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+        /** @description A column of the table */
+        column: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The options, ordered by label */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OptionItem'][];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `UNKNOWN_COLUMN` The table has no such column; `INVALID_IDENTIFIER` A column name that is not an identifier; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_rows_v1: {
+    parameters: {
+      query?: {
+        /** @description Rows to return: 1 or more (above 1000 gives 1000); default 100 */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rows, each an object of its columns */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          }[];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `INVALID_LIMIT` limit is not a positive integer; `VALIDATION_FAILED` A query parameter other than limit, or limit given twice; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  GenericTablesController_insert_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
+        table: string;
+      };
+      cookie?: never;
+    };
+    /** @description Column values; keys that are not insertable columns are ignored */
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The row as stored */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InsertedRow'];
+        };
+      };
+      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `TABLE_READ_ONLY` A table a module owns: read it here, write it with the routes named; `NOT_INSERTABLE` The view takes no rows; `INVALID_VALUE` An object or array for a column that is not JSON; `23503` A referenced row that does not exist; `23505` A value already taken; `23514` A CHECK constraint refused a value; `23502` A required column left empty; `22P02` A value the column’s type cannot read, or another failure of the query: its SQLSTATE; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_getProducto_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer of the integer range */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_saveProducto_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_getMateria_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer of the integer range */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_saveMateria_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_findUsuarios_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_importAsistencia_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_asistenciaGet_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AsistenciaGetDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_asistenciaUpdateRaw_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_asistenciaDeleteRaw_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportTickets_v1: {
+    parameters: {
+      query?: {
+        /** @description The year (an integer; otherwise the current year in the tenant’s time zone) */
+        year?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportAsistencia_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReportAsistenciaDto'];
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_saveCompra_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_getCompra_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_deleteCompra_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportGastosQuery_v1: {
+    parameters: {
+      query?: {
+        /** @description The year (an integer; otherwise the current year in the tenant’s time zone) */
+        year?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  RpcController_reportGastos_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The store function’s JSON (`{}` when it returns nothing) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail and SQLSTATE (code) are added. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SignInController_login_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LoginBody'];
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `INVALID_CREDENTIALS` Unknown document or user, wrong password or wrong PIN: one answer for all. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `SIGN_IN_BUSY` This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `SIGN_IN_BUSY` This instance already has SIGN_IN_QUEUE_MAX sign-ins waiting for a hash: wait Retry-After seconds (another instance may have room); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SignInController_pin_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PinBody'];
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `INVALID_CREDENTIALS` Unknown document or user, wrong password or wrong PIN: one answer for all. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `SIGN_IN_BUSY` This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `SIGN_IN_BUSY` This instance already has SIGN_IN_QUEUE_MAX sign-ins waiting for a hash: wait Retry-After seconds (another instance may have room); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SignInController_logout_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `TOKEN_NOT_REVOCABLE` The token has no session id (made by npm run token or another issuer). */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  CredentialsController_set_v1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A positive integer id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CredentialsBody'];
+      };
+    };
+    responses: {
+      /** @description What the user has now */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CredentialsDto'];
+        };
+      };
+      /** @description Bad request: `VALIDATION_FAILED` A password under 10 characters, or a trivial PIN; `EMPTY_CHANGE` Neither password nor pin was sent; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_ID` A path id is not a positive integer of its range. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found: `USER_NOT_FOUND` No staff member has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict: `PIN_IN_USE` Another staff member has this PIN. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13684,3544 +17222,6 @@ export interface operations {
         };
       };
       /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  CatalogoController_productos_v1: {
-    parameters: {
-      query?: {
-        /** @description Part of the name, ignoring case; `%` and `_` are plain characters (empty: every product) */
-        q?: string;
-        /** @description true: only the products on sale; false: only the withdrawn ones; default: all */
-        activo?: boolean;
-        /** @description Only the products of this category */
-        id_categoria?: number;
-        /** @description Page size (above the maximum is 400, not cut) */
-        limit?: number;
-        /** @description Products skipped before the page */
-        offset?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of products */
-      200: {
-        headers: {
-          /** @description Products matching the filters, whatever the page */
-          'X-Total-Count'?: number;
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ProductoDto'][];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  CatalogoController_mesas_v1: {
-    parameters: {
-      query?: {
-        /** @description true: only the tables in use; false: only the retired ones; default: all */
-        activo?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The tables */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MesaDto'][];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  CatalogoController_mozos_v1: {
-    parameters: {
-      query?: {
-        /** @description true: only the current staff; false: only the former ones; default: all */
-        activo?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The waiters */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MozoDto'][];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `57014` A statement ran longer than DB_STATEMENT_TIMEOUT_MS and was cancelled (Retry-After); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  GenericTablesController_tables_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The allowed names */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': string[];
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  GenericTablesController_schema_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
-        table: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The table and its columns */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TableSchema'];
-        };
-      };
-      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  GenericTablesController_options_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
-        table: string;
-        /** @description A column of the table */
-        column: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The options, ordered by label */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OptionItem'][];
-        };
-      };
-      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `UNKNOWN_COLUMN` The table has no such column; `INVALID_IDENTIFIER` A column name that is not an identifier; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  GenericTablesController_rows_v1: {
-    parameters: {
-      query?: {
-        /** @description Rows to return: 1 or more (above 1000 gives 1000); default 100 */
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
-        table: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The rows, each an object of its columns */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          }[];
-        };
-      };
-      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `INVALID_LIMIT` limit is not a positive integer; `VALIDATION_FAILED` A query parameter other than limit, or limit given twice; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  GenericTablesController_insert_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description An allowed table (GET /api/v1/tables); case-insensitive */
-        table: string;
-      };
-      cookie?: never;
-    };
-    /** @description Column values; keys that are not insertable columns are ignored */
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The row as stored */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['InsertedRow'];
-        };
-      };
-      /** @description Bad request: `INVALID_IDENTIFIER` A table or column name that is not an identifier; `TABLE_NOT_ALLOWED` A table outside the allow-list; `TABLE_NOT_FOUND` An allowed table missing from this tenant’s database; `TABLE_READ_ONLY` A table a module owns: read it here, write it with the routes named; `NOT_INSERTABLE` The view takes no rows; `INVALID_VALUE` An object or array for a column that is not JSON; `23503` A referenced row that does not exist; `23505` A value already taken; `23514` A CHECK constraint refused a value; `23502` A required column left empty; `22P02` A value the column’s type cannot read, or another failure of the query: its SQLSTATE; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_getProducto_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A positive integer of the integer range */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_saveProducto_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_getMateria_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A positive integer of the integer range */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_ID` A path id is not a positive integer of its range. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_saveMateria_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_findUsuarios_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_importAsistencia_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_asistenciaGet_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AsistenciaGetDto'];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_asistenciaUpdateRaw_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_asistenciaDeleteRaw_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_reportTickets_v1: {
-    parameters: {
-      query?: {
-        /** @description The year (an integer; otherwise the current year in the tenant’s time zone) */
-        year?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_reportAsistencia_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ReportAsistenciaDto'];
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_saveCompra_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail, context and SQLSTATE (code) are added. */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_getCompra_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_deleteCompra_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `RPC_FAILED` The store function failed (the log has the cause, under the request id). */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_reportGastosQuery_v1: {
-    parameters: {
-      query?: {
-        /** @description The year (an integer; otherwise the current year in the tenant’s time zone) */
-        year?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail and SQLSTATE (code) are added. */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  RpcController_reportGastos_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The store function’s JSON (`{}` when it returns nothing) */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `NOT_FOUND` The feature is switched off for this tenant: the answer of a route that does not exist; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Internal server error: `23503` The store function failed: PostgreSQL’s message, detail and SQLSTATE (code) are added. */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  SignInController_login_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['LoginBody'];
-      };
-    };
-    responses: {
-      /** @description Signed in */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SessionDto'];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `INVALID_CREDENTIALS` Unknown document or user, wrong password or wrong PIN: one answer for all. */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `SIGN_IN_BUSY` This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `SIGN_IN_BUSY` This instance already has SIGN_IN_QUEUE_MAX sign-ins waiting for a hash: wait Retry-After seconds (another instance may have room); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  SignInController_pin_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PinBody'];
-      };
-    };
-    responses: {
-      /** @description Signed in */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SessionDto'];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `INVALID_CREDENTIALS` Unknown document or user, wrong password or wrong PIN: one answer for all. */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `TOO_MANY_ATTEMPTS` 5 failures within 15 minutes for this account (or this device, for PINs): wait Retry-After seconds; `SIGN_IN_BUSY` This client address already has SIGN_IN_QUEUE_PER_CLIENT sign-ins waiting for a hash: wait Retry-After seconds (nothing was checked or counted); `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `SIGN_IN_BUSY` This instance already has SIGN_IN_QUEUE_MAX sign-ins waiting for a hash: wait Retry-After seconds (another instance may have room); `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  SignInController_logout_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Signed out */
-      204: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad request: `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `SIGN_IN_NOT_AVAILABLE` Sign-in needs AUTH_MODE=jwt with AUTH_JWT_SECRET (tokens from another issuer otherwise); `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Conflict: `TOKEN_NOT_REVOCABLE` The token has no session id (made by npm run token or another issuer). */
-      409: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  CredentialsController_set_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A positive integer id */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CredentialsBody'];
-      };
-    };
-    responses: {
-      /** @description What the user has now */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CredentialsDto'];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A password under 10 characters, or a trivial PIN; `EMPTY_CHANGE` Neither password nor pin was sent; `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug; `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON; `INVALID_ID` A path id is not a positive integer of its range. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `USER_NOT_FOUND` No staff member has this id; `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Conflict: `PIN_IN_USE` Another staff member has this PIN. */
-      409: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After); `REQUEST_TIMEOUT` Not answered within REQUEST_TIMEOUT_MS (Retry-After). */
-      503: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  DeviceDriversController_list_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['DriverDto'][];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  DeviceDriversController_validate_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': Record<string, never>;
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ManifestValidationDto'];
-        };
-      };
-      /** @description Bad request: `INVALID_BODY` The JSON body is not an object (a string, a number, null, an array); `BAD_REQUEST` The body is not valid JSON. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  AttendanceImportController_import_v1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'multipart/form-data': {
-          /** Format: binary */
-          file: Blob;
-          /** @example zkteco-attlog */
-          driver: string;
-        };
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ImportSummaryDto'];
-        };
-      };
-      /** @description Bad request: `VALIDATION_FAILED` A field or parameter is missing, unknown or of the wrong type or range: one message per field; `FILE_REQUIRED` No file field in the form; `UNKNOWN_DRIVER` No loaded driver has this name; `DRIVER_NOT_FILE` The driver reads no files; `DRIVER_NOT_IMPORTABLE` The driver’s record format is unknown or its settings are invalid; `EXPORT_HEADER_MISMATCH` The header row of a CSV export lacks a mapped column; `TENANT_REQUIRED` No X-Tenant-ID header; `TENANT_INVALID` X-Tenant-ID is not a tenant slug. */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not authenticated: `UNAUTHENTICATED` No token, or a malformed, expired or badly signed one, or not an active user of the tenant (WWW-Authenticate). */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Forbidden: `TENANT_MISMATCH` The token was issued for another tenant than X-Tenant-ID; `FORBIDDEN` The user's roles do not give the permission the route needs; `TENANT_SUSPENDED` The tenant is suspended. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not found: `TENANT_NOT_FOUND` No tenant has this slug. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Payload too large: `PAYLOAD_TOO_LARGE` The body is larger than BODY_LIMIT (a file: UPLOAD_MAX_BYTES). */
-      413: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` The body came with another Content-Type than the route reads. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Too many requests: `RATE_LIMITED` Past RATE_LIMIT_MAX requests in the window (Retry-After). */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          'Content-Language': components['headers']['Content-Language'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Service unavailable: `TENANT_PROVISIONING` The tenant is still being created (Retry-After); `TENANT_SCHEMA_OUTDATED` The tenant’s database is behind this version of the service: the operator migrates it (Retry-After); `DATABASE_UNAVAILABLE` The tenant database (or the catalog) does not answer (Retry-After). */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -27,8 +27,12 @@ import { SqlSource1796150766861 } from './1796150766861-sql-source';
 import { ReglasDelDinero1796152894424 } from './1796152894424-reglas-del-dinero';
 import { FuncionesApagadasArchivos1796154253222 } from './1796154253222-funciones-apagadas-archivos';
 
-/** Migrations of every tenant database, oldest first. */
-export const TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
+/**
+ * The tenant migrations kept here, oldest first: the domain's and those written before the
+ * modules kept their own (src/<module>/migrations/). `tenantMigrations()` (../module-migrations.ts)
+ * is every tenant database's history: these and the modules', merged by timestamp.
+ */
+export const SHARED_TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   DomainSchema1764000000000,
   StoreFunctionsCatalog1764200000000,
   StoreFunctionsCompras1764200000001,
