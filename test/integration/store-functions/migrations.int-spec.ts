@@ -18,6 +18,7 @@ import { FinDeSesiones1765500000400 } from '../../../src/database/migrations/ten
 import { AccionesComanda1765500000500 } from '../../../src/database/migrations/tenant/1765500000500-acciones-comanda';
 import { SqlSource1796150766861 } from '../../../src/database/migrations/tenant/1796150766861-sql-source';
 import { ReglasDelDinero1796152894424 } from '../../../src/database/migrations/tenant/1796152894424-reglas-del-dinero';
+import { IgvVigencias1796164384400 } from '../../../src/database/migrations/tenant/1796164384400-igv-vigencias';
 import { TestDatabases } from '../../support/test-databases';
 
 /**
@@ -101,6 +102,8 @@ describe('store functions (tenant migrations, called with SQL)', () => {
           // the money's rules written once: igv_tasa, comanda_descuento, monto_neto, ventas,
           // ventas_lineas, and cuenta_comanda and reportes_refrescar asking them (replaced)
           new ReglasDelDinero1796152894424(),
+          // the IGV rates' periods (igv_vigencias) a sale joins (ventas, igv_tasa replaced)
+          new IgvVigencias1796164384400(),
         ];
         for (const migration of [...storeFunctions].reverse()) await migration.down(runner);
         expect(await extras('migraciones')).toEqual([]);

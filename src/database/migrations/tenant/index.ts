@@ -26,6 +26,7 @@ import { FuncionesApagadas1765600000000 } from './1765600000000-funciones-apagad
 import { SqlSource1796150766861 } from './1796150766861-sql-source';
 import { ReglasDelDinero1796152894424 } from './1796152894424-reglas-del-dinero';
 import { FuncionesApagadasArchivos1796154253222 } from './1796154253222-funciones-apagadas-archivos';
+import { IgvVigencias1796164384400 } from './1796164384400-igv-vigencias';
 
 /**
  * The tenant migrations kept here, oldest first: the domain's and those written before the
@@ -60,4 +61,5 @@ export const SHARED_TENANT_MIGRATIONS: (new () => MigrationInterface)[] = [
   SqlSource1796150766861,
   ReglasDelDinero1796152894424,
   FuncionesApagadasArchivos1796154253222,
+  IgvVigencias1796164384400,
 ];
