@@ -10,7 +10,7 @@ import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { loadedModules } from './modules';
+import { comandaExtensions, loadedModules } from './modules';
 import type { AppConfig } from './common/config/app-config';
 import { APP_CONFIG, CONTROL_CONNECTION, DATABASE_TARGET } from './common/config/config.tokens';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -54,9 +54,7 @@ export class AppModule implements NestModule {
   static forRoot({ config, target, imports = [], logger }: AppModuleOptions): DynamicModule {
     // the modules of src/modules.ts, in its order: their Nest modules, their comanda extensions
     const modules = loadedModules();
-    ComandasModule.extendWith(
-      modules.flatMap((m) => (m.comandaExtension ? [m.comandaExtension] : [])),
-    );
+    ComandasModule.extendWith(comandaExtensions());
     const appLogger = new AppLogger(logger);
     return {
       module: AppModule,

@@ -22,6 +22,8 @@ const FEATURES_ON = {
   // the sweep's endpoint is on this machine (nothing listens there: its attempts fail)
   WEBHOOKS_ALLOW_PRIVATE: 'true',
 };
+/** A whole sweep is some 500 exchanges: more than a test's minute on a busy machine. */
+const SWEEP_TIMEOUT_MS = 5 * 60_000;
 /** Small limits, so that 413 is cheap to reach. */
 const LIMITS = { BODY_LIMIT: '16kb', UPLOAD_MAX_BYTES: '4096' };
 const JWT = { AUTH_MODE: 'jwt', AUTH_JWT_SECRET: TEST_SECRET };
@@ -799,7 +801,7 @@ describe('the OpenAPI document is the contract the service keeps', () => {
       // every operation was called with success: a new one needs its sweep entry
       expect(ops.map((o) => o.operationId).filter((id) => !s.succeeded.has(id))).toEqual([]);
       expect(s.exchanges).toBeGreaterThan(400);
-    });
+    }, SWEEP_TIMEOUT_MS);
 
     it('answers health 503 as documented while the control database is down', async () => {
       const db = dbs.controlDatabase;
@@ -890,7 +892,7 @@ describe('the OpenAPI document is the contract the service keeps', () => {
       await sweepAuthentication(s, ops);
       expect(s.problems).toEqual([]);
       expect(ops.map((o) => o.operationId).filter((id) => !s.succeeded.has(id))).toEqual([]);
-    });
+    }, SWEEP_TIMEOUT_MS);
   });
 
   describe('features off by default', () => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import '../../src/modules';
 import { configVariableNames } from '../../src/common/config/app-config';
 
 /** Built entry points (npm test builds them first, see the pretest script). */
