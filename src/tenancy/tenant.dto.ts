@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { featureDefinitions, tenantFeatures, type TenantFeature } from '../common/config/features';
+import { FEATURE_SWITCHES_SCHEMA } from '../common/http/openapi-contract';
+import type { TenantFeature } from '../common/config/features';
 
 export class CurrentTenantDto {
   @ApiProperty({ example: 'demo' })
@@ -20,14 +21,10 @@ export class CurrentTenantDto {
   @ApiProperty({
     type: 'object',
     description: 'Effective switches: the tenant override, else the global FEATURE_* variable',
-    properties: Object.fromEntries(
-      [...featureDefinitions()].map(([feature, { description }]) => [
-        feature,
-        { type: 'boolean', description },
-      ]),
-    ),
-    required: tenantFeatures(),
-    additionalProperties: false,
+    // one boolean per feature, each described: filled in when the document is completed (the
+    // features are the module list's, installed after this class is declared)
+    properties: {},
+    ...{ [FEATURE_SWITCHES_SCHEMA]: true },
   })
   features!: Record<TenantFeature, boolean>;
 }

@@ -793,15 +793,19 @@ describe('the OpenAPI document is the contract the service keeps', () => {
       expect(tables.description).toContain('npm run tenant -- feature SLUG genericTables on');
     });
 
-    it('answers every operation as the document says', async () => {
-      await sweepOperations(s);
-      const ops = operationsOf(s.document as Json);
-      await sweepShared(s, ops);
-      expect(s.problems).toEqual([]);
-      // every operation was called with success: a new one needs its sweep entry
-      expect(ops.map((o) => o.operationId).filter((id) => !s.succeeded.has(id))).toEqual([]);
-      expect(s.exchanges).toBeGreaterThan(400);
-    }, SWEEP_TIMEOUT_MS);
+    it(
+      'answers every operation as the document says',
+      async () => {
+        await sweepOperations(s);
+        const ops = operationsOf(s.document as Json);
+        await sweepShared(s, ops);
+        expect(s.problems).toEqual([]);
+        // every operation was called with success: a new one needs its sweep entry
+        expect(ops.map((o) => o.operationId).filter((id) => !s.succeeded.has(id))).toEqual([]);
+        expect(s.exchanges).toBeGreaterThan(400);
+      },
+      SWEEP_TIMEOUT_MS,
+    );
 
     it('answers health 503 as documented while the control database is down', async () => {
       const db = dbs.controlDatabase;
@@ -884,15 +888,19 @@ describe('the OpenAPI document is the contract the service keeps', () => {
       expect(put.responses['401'].headers['WWW-Authenticate']).toBeDefined();
     });
 
-    it('answers every operation as the document says', async () => {
-      await sweepOperations(s);
-      const ops = operationsOf(s.document as Json);
-      await sweepShared(s, ops);
-      await sweepSignIn(s);
-      await sweepAuthentication(s, ops);
-      expect(s.problems).toEqual([]);
-      expect(ops.map((o) => o.operationId).filter((id) => !s.succeeded.has(id))).toEqual([]);
-    }, SWEEP_TIMEOUT_MS);
+    it(
+      'answers every operation as the document says',
+      async () => {
+        await sweepOperations(s);
+        const ops = operationsOf(s.document as Json);
+        await sweepShared(s, ops);
+        await sweepSignIn(s);
+        await sweepAuthentication(s, ops);
+        expect(s.problems).toEqual([]);
+        expect(ops.map((o) => o.operationId).filter((id) => !s.succeeded.has(id))).toEqual([]);
+      },
+      SWEEP_TIMEOUT_MS,
+    );
   });
 
   describe('features off by default', () => {

@@ -78,6 +78,8 @@ describe('a tenant whose schema is behind the code', () => {
     await comandas(service, 'al-dia').expect(200);
 
     // one warning for the tenant, naming what it lacks and the command, not one per request
+    // (the log is written in batches: the line of the last request comes after every warning)
+    await service.process.waitForOutput('"tenant":"al-dia"');
     const warnings = service.process.stdout
       .split('\n')
       .filter((line) => line.includes('TENANT_SCHEMA_OUTDATED'));

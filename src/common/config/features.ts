@@ -48,6 +48,7 @@ export interface FeatureDefinition {
 }
 
 const definitions = new Map<TenantFeature, FeatureDefinition>();
+let names: readonly TenantFeature[] = [];
 let installed = false;
 
 /**
@@ -64,6 +65,7 @@ export function installFeatures(features: readonly [TenantFeature, FeatureDefini
     variables.add(definition.variable);
     definitions.set(name, definition);
   }
+  names = Object.freeze([...definitions.keys()]);
   installed = true;
 }
 
@@ -81,8 +83,9 @@ export function featureDefinitions(): ReadonlyMap<TenantFeature, FeatureDefiniti
 }
 
 /** The names of the features, in the order of the module list. */
-export function tenantFeatures(): TenantFeature[] {
-  return [...registry().keys()];
+export function tenantFeatures(): readonly TenantFeature[] {
+  registry();
+  return names;
 }
 
 /** The definition of a feature. */

@@ -279,7 +279,34 @@ function describeSwitch(op: Operation, feature: string, config: AppConfig): void
 }
 
 /** Completes the scanned document for the running configuration (see the comment on top). */
+/**
+ * Marks a schema as the features' switches (`features` of `GET /api/v1/tenant`): the document
+ * gets one described boolean per feature of the module list there.
+ */
+export const FEATURE_SWITCHES_SCHEMA = 'x-feature-switches';
+
+/** Every schema marked FEATURE_SWITCHES_SCHEMA, filled with the features' switches. */
+function fillFeatureSwitches(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(fillFeatureSwitches);
+  if (value === null || typeof value !== 'object') return;
+  const schema = value as Record<string, unknown>;
+  if (schema[FEATURE_SWITCHES_SCHEMA] === true) {
+    delete schema[FEATURE_SWITCHES_SCHEMA];
+    schema.properties = Object.fromEntries(
+      [...featureDefinitions()].map(([feature, { description }]) => [
+        feature,
+        { type: 'boolean', description },
+      ]),
+    );
+    schema.required = [...featureDefinitions().keys()];
+    schema.additionalProperties = false;
+    return;
+  }
+  Object.values(schema).forEach(fillFeatureSwitches);
+}
+
 export function completeDocument(document: OpenAPIObject, config: AppConfig): OpenAPIObject {
+  fillFeatureSwitches(document.components?.schemas);
   document.servers = [
     {
       url: '/',

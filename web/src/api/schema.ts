@@ -1912,7 +1912,7 @@ export interface components {
       /** @example America/Lima */
       timeZone: string;
       /** @description Effective switches: the tenant override, else the global FEATURE_* variable */
-      features?: {
+      features: {
         /** @description Table reservations (docs/reservas.md) */
         reservas: boolean;
         /** @description Schema-driven reading and inserting over an allow-list of tables (docs/generic-tables.md) */
