@@ -233,7 +233,7 @@ export function NuevoPago({
             id={`${ids}-recibido`}
             label="Recibido"
             value={draft.recibido}
-            placeholder="monto + propina"
+            placeholder="exacto"
             error={errors.recibido}
             onInput={field('recibido')}
           />
