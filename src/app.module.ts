@@ -1,11 +1,14 @@
 import {
   DynamicModule,
+  Injectable,
   MiddlewareConsumer,
   Module,
+  NestMiddleware,
   NestModule,
   RequestMethod,
   type ModuleMetadata,
 } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ConfigModule } from '@nestjs/config';
@@ -34,6 +37,31 @@ import { TenancyModule } from './tenancy/tenancy.module';
 import { Tenant } from './tenancy/entities/tenant.entity';
 import { TenantContextMiddleware } from './tenancy/tenant-context.middleware';
 import { RequestGuard } from './request.guard';
+
+/**
+ * The tenant-context middleware, then the outboxes' (their wake-up of a write reads the tenant
+ * the context middleware put), as one middleware: Nest mounts a middleware once per path its
+ * routes take (the API's, the time clocks'), and the router tries each of those on every
+ * request, so two made twice as many for the router to walk before it reaches a route.
+ */
+@Injectable()
+class TenantRequestMiddleware implements NestMiddleware {
+  constructor(
+    private readonly tenant: TenantContextMiddleware,
+    private readonly outbox: OutboxCommitMiddleware,
+  ) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    this.tenant.use(req, res, (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      try {
+        this.outbox.use(req, res, next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    });
+  }
+}
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -124,8 +152,7 @@ export class AppModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     consumer
-      // the outboxes' wake-up of a write reads the tenant the context middleware put
-      .apply(TenantContextMiddleware, OutboxCommitMiddleware)
+      .apply(TenantRequestMiddleware)
       .exclude(
         { path: 'health', method: RequestMethod.ALL },
         { path: 'docs{/*path}', method: RequestMethod.ALL },

@@ -12,6 +12,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { validationError } from './errors/common.errors';
+import { cacheValidationMetadata } from './validation-metadata';
 import { isBusinessDate, isInstantText } from './time';
 
 /** The largest PostgreSQL integer: an id above it is refused before the database (22003). */
@@ -142,7 +143,9 @@ export const validationFailed = (detail: string[]) => {
  */
 class BodyAndQueryValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'param') return Promise.resolve(value);
+    // a custom decorator's value is never validated here (validateCustomDecorators is off):
+    // Nest's pipe would hand it back as it is, after its own checks
+    if (metadata.type === 'param' || metadata.type === 'custom') return Promise.resolve(value);
     if (metadata.type === 'query' && typeof value === 'object' && value !== null) {
       const repeated = Object.entries(value as Record<string, unknown>)
         .filter(([, v]) => Array.isArray(v))
@@ -162,6 +165,7 @@ class BodyAndQueryValidationPipe extends ValidationPipe {
  * one message.
  */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new BodyAndQueryValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

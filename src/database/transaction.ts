@@ -47,6 +47,12 @@ function answerOf(result: PgResult): unknown {
     : result.rows;
 }
 
+/** TypeORM's runner with the depth of its transaction (its savepoints), kept by its base class. */
+type DepthOf<R> = Omit<R, 'isTransactionActive'> & {
+  isTransactionActive: boolean;
+  transactionDepth: number;
+};
+
 const direct = new WeakMap<DataSource, Queryable>();
 
 /**
@@ -103,6 +109,12 @@ export class TransactionConnection {
   private readonly onLost = (error: unknown) => {
     this.lost ??= { error };
   };
+  /**
+   * Whether BEGIN and COMMIT go straight to the client too (see `begin`): a TypeORM runner of a
+   * DataSource without subscribers (nobody listens to its transaction events) nor an isolation
+   * level of its own to set.
+   */
+  private readonly direct: boolean;
 
   private constructor(
     readonly runner: QueryRunner,
@@ -114,10 +126,43 @@ export class TransactionConnection {
       return answerOf(await run(client, sql, parameters));
     };
     // a stand-in of TypeORM's runner (the bench's baseline, its EXPLAIN) keeps its own manager
-    this.manager =
-      (runner as Partial<QueryRunner>).connection === undefined
-        ? runner.manager
-        : (Object.create(runner.manager, { query: { value: query } }) as EntityManager);
+    const typeorm = (runner as Partial<QueryRunner>).connection !== undefined;
+    // the runner's manager is its own (DataSource.createQueryRunner makes one per runner): its
+    // `query` is replaced on it, not on an object made with it as prototype (V8 turns a new
+    // prototype into a prototype's shape each time: the largest cost of opening a transaction)
+    if (typeorm) Object.defineProperty(runner.manager, 'query', { value: query });
+    this.manager = runner.manager;
+    this.direct =
+      typeorm &&
+      typeof (runner as DepthOf<QueryRunner>).transactionDepth === 'number' &&
+      runner.connection.subscribers.length === 0 &&
+      !(runner.connection.options as { isolationLevel?: string }).isolationLevel;
+  }
+
+  /**
+   * Starts the transaction: TypeORM's `startTransaction`, its statement sent to the client
+   * straight when nothing listens to its events (`direct`), its runner marked as TypeORM marks
+   * it (active, one level deep), so TypeORM's own code on the runner (a repository's save, a
+   * nested transaction's savepoint, the rollback) sees the transaction as its own.
+   */
+  async begin(): Promise<void> {
+    const runner = this.runner as DepthOf<QueryRunner>;
+    if (!this.direct || runner.transactionDepth !== 0) return this.runner.startTransaction();
+    if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+    runner.isTransactionActive = true;
+    await run(this.client, 'START TRANSACTION');
+    runner.transactionDepth = 1;
+  }
+
+  /** Commits the transaction `begin` started (TypeORM's `commitTransaction`, as `begin` does). */
+  async commit(): Promise<void> {
+    const runner = this.runner as DepthOf<QueryRunner>;
+    if (!this.direct || runner.transactionDepth !== 1 || !runner.isTransactionActive)
+      return this.runner.commitTransaction();
+    if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+    await run(this.client, 'COMMIT');
+    runner.isTransactionActive = false;
+    runner.transactionDepth = 0;
   }
 
   /** A connection of the pool (a pool that cannot connect throws the driver's error). */
@@ -172,9 +217,9 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const connection = await TransactionConnection.open(dataSource);
   try {
-    await connection.runner.startTransaction();
+    await connection.begin();
     const result = await work(connection.manager);
-    await connection.runner.commitTransaction();
+    await connection.commit();
     return result;
   } catch (error) {
     throw connection.failure(error);

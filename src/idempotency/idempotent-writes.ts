@@ -110,9 +110,8 @@ export class IdempotentWrites {
 
     const identity = { key, user, fingerprint, route, method: request.method };
     const connection = await TransactionConnection.open(this.tenant.dataSource);
-    const { runner } = connection;
     try {
-      await runner.startTransaction();
+      await connection.begin();
       const tx = connection.manager;
       if (!(await this.repository.tryLock(tx, key, user))) throw idempotencyKeyInUse();
       const stored = await this.repository.find(tx, key, user);
@@ -135,7 +134,7 @@ export class IdempotentWrites {
         const requestId = typeof request.id === 'string' ? request.id : undefined;
         const body = storedRefusal(refusal, requestId);
         await this.save(tx, identity, { status: refusal.status, body, etag: null, location: null });
-        await runner.commitTransaction();
+        await connection.commit();
         throw error;
       }
 
@@ -147,7 +146,7 @@ export class IdempotentWrites {
         etag: typeof version === 'number' ? etagOf(version) : null,
         location: typeof location === 'string' ? location : null,
       });
-      await runner.commitTransaction();
+      await connection.commit();
       // on the connection this write holds: a new tenant's pool starts at one connection, so
       // asking the pool for another here would wait for this one to be released
       await this.purgeNow(tx);

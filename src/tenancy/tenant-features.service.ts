@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
-import { isFeatureOn, tenantFeatures, type TenantFeature } from '../common/config/features';
+import {
+  featureVariables,
+  isFeatureOn,
+  tenantFeatures,
+  type FeatureSwitches,
+  type TenantFeature,
+} from '../common/config/features';
 import type { Tenant } from './entities/tenant.entity';
 
 /**
@@ -10,10 +16,20 @@ import type { Tenant } from './entities/tenant.entity';
  */
 @Injectable()
 export class TenantFeatures {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  /**
+   * The global switches, one per feature, read from the config once: a request asks about a
+   * dozen times (its permissions, the comandas' extensions, the tenant's connection settings).
+   */
+  private readonly switches: FeatureSwitches;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.switches = Object.fromEntries(
+      featureVariables().map((variable) => [variable, config[variable]]),
+    ) as FeatureSwitches;
+  }
 
   isOn(feature: TenantFeature, tenant: Pick<Tenant, 'features'> | null | undefined): boolean {
-    return isFeatureOn(feature, this.config, tenant?.features);
+    return isFeatureOn(feature, this.switches, tenant?.features);
   }
 
   /** Every feature with whether it is on for the tenant (GET /api/v1/tenant). */
