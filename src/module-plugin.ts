@@ -81,16 +81,8 @@ export function installModules(plugins: readonly ModulePlugin[]): readonly Modul
   installFeatures(
     plugins.flatMap(({ feature }) => {
       if (!feature) return [];
-      const { name, variable, default: on, demo, tag, description, inDatabase } = feature;
-      const definition: FeatureDefinition = {
-        variable,
-        default: on,
-        demo,
-        tag,
-        description,
-        inDatabase,
-      };
-      return [[name, definition] as [TenantFeature, FeatureDefinition]];
+      // the plugin's feature is a FeatureDefinition with its name and permissions' rule
+      return [[feature.name, feature] as [TenantFeature, FeatureDefinition]];
     }),
   );
   installPermissions(

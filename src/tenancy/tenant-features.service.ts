@@ -2,10 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../common/config/app-config';
 import { APP_CONFIG } from '../common/config/config.tokens';
 import {
-  featureVariables,
-  isFeatureOn,
+  featureDefinitions,
   tenantFeatures,
-  type FeatureSwitches,
+  type FeatureVariable,
   type TenantFeature,
 } from '../common/config/features';
 import type { Tenant } from './entities/tenant.entity';
@@ -17,19 +16,24 @@ import type { Tenant } from './entities/tenant.entity';
 @Injectable()
 export class TenantFeatures {
   /**
-   * The global switches, one per feature, read from the config once: a request asks about a
+   * The global switch of each feature, read from the config once: a request asks about a
    * dozen times (its permissions, the comandas' extensions, the tenant's connection settings).
    */
-  private readonly switches: FeatureSwitches;
+  private readonly switches: Readonly<Record<TenantFeature, boolean>>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.switches = Object.fromEntries(
-      featureVariables().map((variable) => [variable, config[variable]]),
-    ) as FeatureSwitches;
+      [...featureDefinitions()].map(([feature, { variable }]) => [
+        feature,
+        config[variable as FeatureVariable],
+      ]),
+    ) as Record<TenantFeature, boolean>;
   }
 
+  /** Its catalog override when the tenant has one, else the global switch of the config. */
   isOn(feature: TenantFeature, tenant: Pick<Tenant, 'features'> | null | undefined): boolean {
-    return isFeatureOn(feature, this.switches, tenant?.features);
+    const override = tenant?.features?.[feature];
+    return typeof override === 'boolean' ? override : this.switches[feature];
   }
 
   /** Every feature with whether it is on for the tenant (GET /api/v1/tenant). */

@@ -124,18 +124,3 @@ export function demoFeatureOverrides(): TenantFeatureOverrides {
 export function isTenantFeature(name: string): name is TenantFeature {
   return registry().has(name as TenantFeature);
 }
-
-/**
- * Whether `feature` is on for a tenant: its catalog override when it has one, else the global
- * switch of the config.
- */
-export function isFeatureOn(
-  feature: TenantFeature,
-  switches: FeatureSwitches,
-  overrides: TenantFeatureOverrides | null | undefined,
-): boolean {
-  const override = overrides?.[feature];
-  return typeof override === 'boolean'
-    ? override
-    : switches[featureDefinition(feature).variable as FeatureVariable];
-}
